@@ -1,0 +1,120 @@
+#include "lib/cat/cat.h"
+
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <map>
+
+#include "lib/trace/input_set.h"
+#include "lib/trace/schema.h"
+#include "lib/trace/validator.h"
+
+namespace rp::cat {
+namespace {
+
+using trace::RecordType;
+
+std::string CountReport(const std::array<int64_t, trace::kKnownRecordTypes>& known,
+                        const std::map<std::string, int64_t>& unknown) {
+  std::string out;
+  int64_t total = 0;
+  auto line = [&](std::string_view name, int64_t n) {
+    std::string padded(name);
+    padded.resize(std::max<size_t>(padded.size() + 1, 12), ' ');
+    out += padded + std::to_string(n) + "\n";
+  };
+  for (const trace::RecordSpec& spec : trace::Schema()) {
+    const int64_t n = known[static_cast<int>(spec.type)];
+    total += n;
+    if (n > 0) line(spec.name, n);
+  }
+  for (const auto& [name, n] : unknown) {
+    total += n;
+    line(name, n);
+  }
+  line("total", total);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> TypeNames() {
+  std::vector<std::string> names;
+  for (const trace::RecordSpec& spec : trace::Schema()) names.emplace_back(spec.name);
+  return names;
+}
+
+Status Run(const cli::IoOptions& io, const Options& options) {
+  if (options.schema) {
+    RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
+    RP_RETURN_IF_ERROR(writer->WriteText(trace::SchemaMarkdown()));
+    return writer->Close();
+  }
+
+  std::array<bool, trace::kKnownRecordTypes + 1> keep{};
+  keep.fill(options.types.empty());
+  keep[static_cast<int>(RecordType::kHeader)] = true;
+  for (const std::string& name : options.types) {
+    keep[static_cast<int>(trace::RecordTypeFromName(name))] = true;
+  }
+
+  const bool stream_out = !options.validate && !options.count;
+  std::unique_ptr<trace::Writer> writer;
+  if (stream_out) {
+    RP_ASSIGN_OR_RETURN(writer, cli::OpenWriter(io));
+  }
+
+  trace::InputSet inputs(cli::InputPaths(io), cli::ReaderOptionsFor(io));
+  trace::Validator validator;
+  std::array<int64_t, trace::kKnownRecordTypes> known_counts{};
+  std::map<std::string, int64_t> unknown_counts;
+  cli::Progress progress("rp-cat", io.verbosity);
+  trace::Record record;
+  uint64_t records = 0;
+  for (;;) {
+    RP_ASSIGN_OR_RETURN(bool more, inputs.Next(&record));
+    if (!more) break;
+    progress.Tick(++records, inputs.raw_bytes());
+    if (!keep[static_cast<int>(record.type)]) continue;
+    if (record.type == RecordType::kUnknown) {
+      ++unknown_counts[record.type_name];
+    } else {
+      ++known_counts[static_cast<int>(record.type)];
+    }
+    if (options.validate) validator.Check(record, inputs.where());
+    if (writer) RP_RETURN_IF_ERROR(writer->WriteRaw(record.line));
+  }
+  progress.Done();
+
+  if (inputs.skipped() > 0) {
+    spdlog::warn("skipped {} malformed line(s); first: {}", inputs.skipped(), inputs.first_skip());
+  }
+  if (inputs.differing_headers() > 0) {
+    spdlog::warn("{} input(s) have headers of a different run; kept the first header",
+                 inputs.differing_headers());
+  }
+
+  std::string report;
+  if (options.validate) {
+    validator.Finish();
+    for (const std::string& problem : validator.problems()) report += problem + "\n";
+    if (validator.problem_count() > static_cast<int64_t>(validator.problems().size())) {
+      report += "... and " +
+                std::to_string(validator.problem_count() - validator.problems().size()) +
+                " more\n";
+    }
+  }
+  if (options.count) report += CountReport(known_counts, unknown_counts);
+  if (!stream_out) {
+    if (options.validate && validator.problem_count() == 0) report += "ok\n";
+    RP_ASSIGN_OR_RETURN(writer, cli::OpenWriter(io));
+    RP_RETURN_IF_ERROR(writer->WriteText(report));
+  }
+  RP_RETURN_IF_ERROR(writer->Close());
+  if (validator.problem_count() > 0) {
+    return InputError(std::to_string(validator.problem_count()) + " problem(s) found");
+  }
+  return OkStatus();
+}
+
+}  // namespace rp::cat

@@ -1,0 +1,53 @@
+// Encoding and decoding single rp-trace records (one NDJSON line each).
+//
+// Encoding writes fields in schema order, then any extras the record carried
+// from a newer producer; decoding accepts keys in any order, keeps unknown
+// keys as extras and checks types and required fields, so that
+// Encode(Decode(line)) == line for every line this library wrote.
+//
+//   std::string line;
+//   rp::trace::Encode(mpi_record, &line);        // appends text and '\n'
+//
+//   rp::trace::LineDecoder decoder;
+//   rp::Status s = decoder.Decode(padded_text, &record);
+#ifndef RP_LIB_TRACE_CODEC_H_
+#define RP_LIB_TRACE_CODEC_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "lib/base/status.h"
+#include "lib/trace/record.h"
+
+namespace rp::trace {
+
+// Appends one line: the JSON object for `record` and a newline.
+template <typename R> void Encode(const R& record, std::string* out);
+
+// Re-encodes the valid struct of `record` (its raw line for unknown types).
+void EncodeRecord(const Record& record, std::string* out);
+
+// Bytes of readable memory the decoder needs after the end of a line
+// (simdjson's padding); the reader's buffers provide it.
+inline constexpr size_t kDecodePadding = 64;
+
+class LineDecoder {
+ public:
+  LineDecoder();
+  ~LineDecoder();
+
+  // Decodes one line into record->type and the matching struct.
+  // `text` must be followed by kDecodePadding readable bytes. The error
+  // message names the field and record but not the position, which the
+  // caller knows ("field \"t1\" missing in mpi record (rank 3, seq 17)").
+  Status Decode(std::string_view text, Record* record);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rp::trace
+
+#endif  // RP_LIB_TRACE_CODEC_H_

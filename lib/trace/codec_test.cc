@@ -1,0 +1,174 @@
+#include "lib/trace/codec.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace rp::trace {
+namespace {
+
+// Decodes a line the way the reader does (with simdjson's padding).
+Status DecodeLine(LineDecoder& decoder, const std::string& line, Record* record) {
+  std::string padded = line + std::string(kDecodePadding, ' ');
+  Status status = decoder.Decode(std::string_view(padded.data(), line.size()), record);
+  record->line = {};
+  return status;
+}
+
+// Every record type and every field kind, in canonical (schema) order.
+const std::vector<std::string> kCanonicalLines = {
+    R"({"type":"header","schema":"rp-trace/1","producer":["rp-record 0.1.0","rp-clocksync 0.1.0"],"app":"/bin/app","argv":["./app","-n","3"],"ranks":4,"clock":"local","order":"time"})",
+    R"({"type":"rank","rank":3,"host":"node-07","pid":4242,"events":10,"samples":0,"complete":false})",
+    R"({"type":"comm","id":5,"size":2,"ranks":[1,3],"remote":[0,2],"kind":"split","parent":0})",
+    R"({"type":"site","id":7,"fn":"exchange_halo","file":"src/halo.c","line":120,"module":"/bin/app","addr":"0x4011a3"})",
+    R"({"type":"mpi","rank":1,"seq":17,"fn":"MPI_Waitall","t0":1000,"t1":2500,"site":7,"comm":0,"completed":[0,1],"resolved":[{"req":0,"peer":2,"tag":5,"bytes":800},{"req":1,"peer":0,"tag":-1,"bytes":0}]})",
+    R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Sendrecv","t0":-5,"t1":9223372036854775807,"peer":1,"tag":3,"bytes":8,"rpeer":-2,"rtag":4,"rbytes":16,"root":0,"op":"MPI_SUM","req":9,"reqs":[4,5],"msg":2,"newcomm":3,"win":1,"fh":2,"offset":4096,"phase":12})",
+    R"({"type":"sample","rank":2,"t":123456789,"stack":[7,3,1],"weight":5000000,"phase":0})",
+    R"({"type":"clock","rank":1,"method":"linear","when":"init","t":55,"offset":-1234567,"rtt":800,"drift":-12.5,"moved":3,"max_shift":150})",
+    R"({"type":"phase","id":3,"t0":100,"t1":900,"kind":"iteration","signature":"9f3a","cluster":1,"iteration":2,"events":64})",
+    R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Send","t0":1,"t1":2,"future_field":{"nested":[1,2,{"x":null}]},"other":"text"})",
+    R"({"type":"hop_path","id":1,"hops":[1,2,3]})",
+};
+
+TEST(Codec, CanonicalLinesRoundTripByteForByte) {
+  LineDecoder decoder;
+  Record record;
+  for (const std::string& line : kCanonicalLines) {
+    ASSERT_TRUE(DecodeLine(decoder, line, &record).ok()) << line;
+    std::string padded = line + std::string(kDecodePadding, ' ');
+    ASSERT_TRUE(decoder.Decode(std::string_view(padded.data(), line.size()), &record).ok());
+    std::string encoded;
+    EncodeRecord(record, &encoded);
+    EXPECT_EQ(encoded, line + "\n");
+  }
+}
+
+TEST(Codec, DecodesTypedValues) {
+  LineDecoder decoder;
+  Record record;
+  ASSERT_TRUE(DecodeLine(decoder, kCanonicalLines[4], &record).ok());
+  ASSERT_EQ(record.type, RecordType::kMpi);
+  const MpiRecord& m = record.mpi;
+  EXPECT_EQ(m.rank, 1);
+  EXPECT_EQ(m.seq, 17);
+  EXPECT_EQ(m.fn, "MPI_Waitall");
+  EXPECT_EQ(m.t1 - m.t0, 1500);
+  EXPECT_FALSE(m.has_peer());
+  EXPECT_FALSE(m.has_reqs());
+  EXPECT_EQ(m.completed, (std::vector<int64_t>{0, 1}));
+  ASSERT_EQ(m.resolved.size(), 2u);
+  EXPECT_EQ(m.resolved[0], (Completion{0, 2, 5, 800}));
+  EXPECT_EQ(m.resolved[1].tag, -1);
+
+  ASSERT_TRUE(DecodeLine(decoder, kCanonicalLines[7], &record).ok());
+  EXPECT_DOUBLE_EQ(record.clock.drift, -12.5);
+  ASSERT_TRUE(DecodeLine(decoder, kCanonicalLines[10], &record).ok());
+  EXPECT_EQ(record.type, RecordType::kUnknown);
+  EXPECT_EQ(record.type_name, "hop_path");
+}
+
+TEST(Codec, AcceptsKeysInAnyOrderAndWritesSchemaOrder) {
+  LineDecoder decoder;
+  Record record;
+  ASSERT_TRUE(DecodeLine(decoder,
+                         R"({"t1":20,"fn":"MPI_Barrier","rank":2,"type":"mpi","t0":10,"seq":4})",
+                         &record).ok());
+  std::string out;
+  EncodeRecord(record, &out);
+  EXPECT_EQ(out, R"({"type":"mpi","rank":2,"seq":4,"fn":"MPI_Barrier","t0":10,"t1":20})" "\n");
+}
+
+TEST(Codec, NullMeansAbsent) {
+  LineDecoder decoder;
+  Record record;
+  ASSERT_TRUE(DecodeLine(decoder, R"({"type":"site","id":1,"fn":null})", &record).ok());
+  EXPECT_FALSE(record.site.has_fn());
+}
+
+TEST(Codec, ReusedRecordForgetsPreviousFields) {
+  LineDecoder decoder;
+  Record record;
+  ASSERT_TRUE(DecodeLine(decoder, kCanonicalLines[5], &record).ok());
+  ASSERT_TRUE(DecodeLine(decoder, R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Send","t0":1,"t1":2})", &record).ok());
+  std::string out;
+  EncodeRecord(record, &out);
+  EXPECT_EQ(out, R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Send","t0":1,"t1":2})" "\n");
+}
+
+TEST(Codec, EscapesStrings) {
+  SiteRecord site;
+  site.set_id(1);
+  site.set_fn(std::string("a\"b\\c\n\t\x01 \xC3\xA9 \xFF end"));
+  std::string out;
+  Encode(site, &out);
+  EXPECT_EQ(out, "{\"type\":\"site\",\"id\":1,\"fn\":\"a\\\"b\\\\c\\n\\t\\u0001 \xC3\xA9 \xEF\xBF\xBD end\"}\n");
+  // And it reads back as what was meant (invalid byte replaced).
+  LineDecoder decoder;
+  Record record;
+  out.pop_back();
+  ASSERT_TRUE(DecodeLine(decoder, out, &record).ok());
+  EXPECT_EQ(record.site.fn, "a\"b\\c\n\t\x01 \xC3\xA9 \xEF\xBF\xBD end");
+}
+
+TEST(Codec, RealsAreShortestAndExact) {
+  ClockRecord c;
+  c.set_rank(0);
+  c.set_method("linear");
+  for (double v : {0.1, -12.5, 1e-7, 123456.789, 0.0}) {
+    c.set_drift(v);
+    std::string out;
+    Encode(c, &out);
+    LineDecoder decoder;
+    Record record;
+    out.pop_back();
+    ASSERT_TRUE(DecodeLine(decoder, out, &record).ok()) << out;
+    EXPECT_EQ(record.clock.drift, v) << out;
+  }
+  c.set_drift(0.1);
+  std::string out;
+  Encode(c, &out);
+  EXPECT_NE(out.find("\"drift\":0.1}"), std::string::npos) << out;
+}
+
+struct BadLine {
+  std::string line;
+  std::string message;
+};
+
+TEST(Codec, RejectsBadLinesWithFieldAndRecord) {
+  const BadLine cases[] = {
+      {"not json", "not valid JSON"},
+      {"[1,2]", "not a JSON object"},
+      {R"({"rank":1})", "field \"type\" missing"},
+      {R"({"type":7})", "field \"type\" must be a string, got 7"},
+      {R"({"type":"mpi","rank":3,"seq":17,"fn":"MPI_Send","t0":1})",
+       "field \"t1\" missing in mpi record (rank 3, seq 17)"},
+      {R"({"type":"mpi","rank":3,"seq":1,"fn":"MPI_Send","t0":1.5,"t1":2})",
+       "field \"t0\" must be an integer, got 1.5 in mpi record (rank 3, seq 1)"},
+      {R"({"type":"mpi","rank":0,"seq":1,"fn":7,"t0":1,"t1":2})", "field \"fn\" must be a string"},
+      {R"({"type":"comm","id":1,"size":1,"ranks":"0"})", "field \"ranks\" must be an array"},
+      {R"({"type":"comm","id":1,"size":1,"ranks":[0,"x"]})", "field \"ranks\" must be an array of integers in comm record (id 1)"},
+      {R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Wait","t0":1,"t1":2,"resolved":[{"peer":1}]})",
+       "field \"resolved\" must be an array of {\"req\", \"peer\", \"tag\", \"bytes\"} objects with integer values and \"req\" present"},
+      {R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Wait","t0":1,"t1":2,"resolved":[{"req":1,"peer":"x"}]})",
+       "field \"resolved\" must be an array of {\"req\""},
+      {R"({"type":"site","id":99999999999999999999})", "field \"id\" must be an integer"},
+      {R"({"type":"site","id":1,"x":[1,2})", "not valid JSON"},
+      {R"({"type":"site","id":1} trailing)", "not valid JSON"},
+      {R"({"type":"site","id":1)", "not valid JSON"},
+      {R"({"type":"rank","rank":1,"complete":"yes"})", "field \"complete\" must be true or false"},
+  };
+  LineDecoder decoder;
+  Record record;
+  for (const BadLine& bad : cases) {
+    Status status = DecodeLine(decoder, bad.line, &record);
+    ASSERT_FALSE(status.ok()) << bad.line;
+    EXPECT_EQ(status.code(), StatusCode::kInput);
+    EXPECT_NE(status.message().find(bad.message), std::string::npos)
+        << bad.line << "\n  got: " << status.message();
+  }
+}
+
+}  // namespace
+}  // namespace rp::trace

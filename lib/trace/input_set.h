@@ -1,0 +1,48 @@
+// Reads several rp-trace inputs as one stream, in the order given: the first
+// input's header opens the stream and later inputs' headers are dropped
+// (counted in differing_headers() when they describe another run). This is
+// what every rp-* tool does with `rp-x a.zst b.zst`.
+#ifndef RP_LIB_TRACE_INPUT_SET_H_
+#define RP_LIB_TRACE_INPUT_SET_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/trace/reader.h"
+
+namespace rp::trace {
+
+class InputSet {
+ public:
+  InputSet(std::vector<std::string> paths, const ReaderOptions& options);
+
+  // Next record of the concatenated inputs; false after the last one.
+  Expected<bool> Next(Record* record);
+
+  // The reader of the current input (for positions in messages).
+  const Reader& current() const { return *reader_; }
+  std::string where() const { return reader_ ? reader_->where() : std::string("<none>"); }
+  // Total raw bytes read so far over all inputs.
+  uint64_t raw_bytes() const { return done_bytes_ + (reader_ ? reader_->raw_bytes() : 0); }
+  int64_t skipped() const { return skipped_ + (reader_ ? reader_->skipped() : 0); }
+  const std::string& first_skip() const { return first_skip_; }
+  int differing_headers() const { return differing_headers_; }
+
+ private:
+  std::vector<std::string> paths_;
+  ReaderOptions options_;
+  size_t next_path_ = 0;
+  std::unique_ptr<Reader> reader_;
+  uint64_t done_bytes_ = 0;
+  int64_t skipped_ = 0;
+  std::string first_skip_;
+  bool have_header_ = false;
+  HeaderRecord first_header_;
+  int differing_headers_ = 0;
+};
+
+}  // namespace rp::trace
+
+#endif  // RP_LIB_TRACE_INPUT_SET_H_

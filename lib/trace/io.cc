@@ -1,0 +1,243 @@
+#include "lib/trace/io.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace rp::trace {
+namespace {
+
+constexpr uint32_t kZstdMagic = 0xFD2FB528;  // little-endian frame magic
+
+std::string Errno(const std::string& what, const std::string& name) {
+  return name + ": " + what + ": " + std::strerror(errno);
+}
+
+// A file descriptor read with retries on EINTR; the first bytes can be
+// peeked (for magic detection) and are then returned by Read().
+class FdSource : public ByteSource {
+ public:
+  FdSource(int fd, std::string name, bool owned)
+      : fd_(fd), name_(std::move(name)), owned_(owned) {}
+  ~FdSource() override {
+    if (owned_) ::close(fd_);
+  }
+
+  // Reads up to n bytes ahead without consuming them.
+  Expected<std::string_view> Peek(size_t n) {
+    while (peeked_.size() < n) {
+      char buf[16];
+      const ssize_t got = ::read(fd_, buf, n - peeked_.size());
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return InputError(Errno("cannot read", name_));
+      if (got == 0) break;
+      peeked_.append(buf, got);
+    }
+    return std::string_view(peeked_);
+  }
+
+  Expected<size_t> Read(char* buffer, size_t capacity) override {
+    if (peek_pos_ < peeked_.size()) {
+      const size_t n = std::min(capacity, peeked_.size() - peek_pos_);
+      std::memcpy(buffer, peeked_.data() + peek_pos_, n);
+      peek_pos_ += n;
+      raw_bytes_ += n;
+      return n;
+    }
+    for (;;) {
+      const ssize_t got = ::read(fd_, buffer, capacity);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return InputError(Errno("cannot read", name_));
+      raw_bytes_ += got;
+      return static_cast<size_t>(got);
+    }
+  }
+  uint64_t raw_bytes() const override { return raw_bytes_; }
+  bool compressed() const override { return false; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  int fd_;
+  std::string name_;
+  bool owned_;
+  std::string peeked_;
+  size_t peek_pos_ = 0;
+  uint64_t raw_bytes_ = 0;
+};
+
+class ZstdSource : public ByteSource {
+ public:
+  explicit ZstdSource(std::unique_ptr<FdSource> file)
+      : file_(std::move(file)), in_buf_(ZSTD_DStreamInSize()) {
+    stream_ = ZSTD_createDStream();
+    ZSTD_initDStream(stream_);
+  }
+  ~ZstdSource() override { ZSTD_freeDStream(stream_); }
+
+  Expected<size_t> Read(char* buffer, size_t capacity) override {
+    ZSTD_outBuffer out{buffer, capacity, 0};
+    while (out.pos == 0) {
+      // A full output buffer may leave decoded bytes inside zstd: drain them
+      // before asking the file for more.
+      if (in_.pos == in_.size && !output_pending_) {
+        if (eof_) break;
+        RP_ASSIGN_OR_RETURN(size_t got, file_->Read(in_buf_.data(), in_buf_.size()));
+        if (got == 0) {
+          eof_ = true;
+          break;
+        }
+        in_ = ZSTD_inBuffer{in_buf_.data(), got, 0};
+      }
+      const size_t hint = ZSTD_decompressStream(stream_, &out, &in_);
+      if (ZSTD_isError(hint)) {
+        return InputError(name() + ": corrupt zstd data near byte " +
+                          std::to_string(file_->raw_bytes() - (in_.size - in_.pos)) +
+                          ": " + ZSTD_getErrorName(hint));
+      }
+      frame_open_ = hint != 0;
+      output_pending_ = out.pos == out.size;
+    }
+    if (out.pos == 0 && eof_ && frame_open_) {
+      return InputError(name() + ": truncated zstd stream (the last frame ends early; "
+                        "was the file still being written?)");
+    }
+    return out.pos;
+  }
+  uint64_t raw_bytes() const override { return file_->raw_bytes(); }
+  bool compressed() const override { return true; }
+  const std::string& name() const override { return file_->name(); }
+
+ private:
+  std::unique_ptr<FdSource> file_;
+  ZSTD_DStream* stream_;
+  std::vector<char> in_buf_;
+  ZSTD_inBuffer in_{nullptr, 0, 0};
+  bool eof_ = false;
+  bool frame_open_ = false;
+  bool output_pending_ = false;
+};
+
+class FdSink : public ByteSink {
+ public:
+  FdSink(int fd, std::string name, bool owned) : fd_(fd), name_(std::move(name)), owned_(owned) {}
+  ~FdSink() override {
+    if (owned_ && fd_ >= 0) ::close(fd_);
+  }
+  Status Write(std::string_view bytes) override {
+    while (!bytes.empty()) {
+      const ssize_t put = ::write(fd_, bytes.data(), bytes.size());
+      if (put < 0 && errno == EINTR) continue;
+      if (put < 0) return InputError(Errno("cannot write", name_));
+      bytes.remove_prefix(put);
+    }
+    return OkStatus();
+  }
+  Status Close() override {
+    if (owned_ && fd_ >= 0) {
+      const int fd = fd_;
+      fd_ = -1;
+      if (::close(fd) != 0) return InputError(Errno("cannot close", name_));
+    }
+    return OkStatus();
+  }
+  const std::string& name() const override { return name_; }
+
+ private:
+  int fd_;
+  std::string name_;
+  bool owned_;
+};
+
+class ZstdSink : public ByteSink {
+ public:
+  ZstdSink(std::unique_ptr<ByteSink> file, int level)
+      : file_(std::move(file)), out_buf_(ZSTD_CStreamOutSize()) {
+    stream_ = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(stream_, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(stream_, ZSTD_c_checksumFlag, 1);
+  }
+  ~ZstdSink() override { ZSTD_freeCCtx(stream_); }
+
+  Status Write(std::string_view bytes) override {
+    ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
+    while (in.pos < in.size) {
+      RP_RETURN_IF_ERROR(Step(&in, ZSTD_e_continue));
+    }
+    return OkStatus();
+  }
+  Status Close() override {
+    if (closed_) return OkStatus();
+    closed_ = true;
+    ZSTD_inBuffer in{nullptr, 0, 0};
+    for (;;) {
+      size_t remaining = 0;
+      RP_RETURN_IF_ERROR(Step(&in, ZSTD_e_end, &remaining));
+      if (remaining == 0) break;
+    }
+    return file_->Close();
+  }
+  const std::string& name() const override { return file_->name(); }
+
+ private:
+  Status Step(ZSTD_inBuffer* in, ZSTD_EndDirective mode, size_t* remaining = nullptr) {
+    ZSTD_outBuffer out{out_buf_.data(), out_buf_.size(), 0};
+    const size_t result = ZSTD_compressStream2(stream_, &out, in, mode);
+    if (ZSTD_isError(result)) {
+      return InputError(name() + ": zstd compression failed: " + ZSTD_getErrorName(result));
+    }
+    if (remaining) *remaining = result;
+    return file_->Write(std::string_view(out_buf_.data(), out.pos));
+  }
+
+  std::unique_ptr<ByteSink> file_;
+  ZSTD_CCtx* stream_;
+  std::vector<char> out_buf_;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path) {
+  std::unique_ptr<FdSource> file;
+  if (path == "-") {
+    file = std::make_unique<FdSource>(STDIN_FILENO, "<stdin>", false);
+  } else {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return InputError(Errno("cannot open", path));
+    file = std::make_unique<FdSource>(fd, path, true);
+  }
+  RP_ASSIGN_OR_RETURN(std::string_view head, file->Peek(4));
+  if (head.size() == 4) {
+    uint32_t magic;
+    std::memcpy(&magic, head.data(), 4);
+    if (magic == kZstdMagic) return std::unique_ptr<ByteSource>(new ZstdSource(std::move(file)));
+  }
+  return std::unique_ptr<ByteSource>(std::move(file));
+}
+
+bool HasZstdSuffix(std::string_view path) {
+  return path.size() >= 4 && path.substr(path.size() - 4) == ".zst";
+}
+
+Expected<std::unique_ptr<ByteSink>> OpenOutput(const std::string& path,
+                                               const OutputOptions& options) {
+  std::unique_ptr<ByteSink> file;
+  if (path == "-") {
+    if (options.zstd && !options.force && ::isatty(STDOUT_FILENO)) {
+      return InputError("refusing to write zstd data to a terminal (use -o FILE, a pipe, or -f)");
+    }
+    file = std::make_unique<FdSink>(STDOUT_FILENO, "<stdout>", false);
+  } else {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return InputError(Errno("cannot create", path));
+    file = std::make_unique<FdSink>(fd, path, true);
+  }
+  if (!options.zstd) return file;
+  return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file), options.zstd_level));
+}
+
+}  // namespace rp::trace

@@ -1,0 +1,63 @@
+// Byte streams under the rp-trace reader and writer: files, stdin and
+// stdout, with zstd detected on input by its magic number and applied on
+// output on request. Decompression and compression stream in fixed-size
+// chunks, so memory does not grow with the size of the trace; multi-frame
+// zstd input (e.g. `cat a.zst b.zst`) reads as one stream.
+//
+//   RP_ASSIGN_OR_RETURN(auto in, rp::trace::OpenInput("run.ndjson.zst"));
+//   char buf[1 << 16];
+//   RP_ASSIGN_OR_RETURN(size_t n, in->Read(buf, sizeof buf));  // 0 at end
+#ifndef RP_LIB_TRACE_IO_H_
+#define RP_LIB_TRACE_IO_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "lib/base/status.h"
+
+namespace rp::trace {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Reads up to `capacity` bytes; 0 means end of input. A truncated or
+  // corrupt zstd stream is an error here, not a silent end.
+  virtual Expected<size_t> Read(char* buffer, size_t capacity) = 0;
+  // Bytes consumed from the underlying file (compressed size for zstd).
+  virtual uint64_t raw_bytes() const = 0;
+  virtual bool compressed() const = 0;
+  // The name used in messages: the path, or "<stdin>".
+  virtual const std::string& name() const = 0;
+};
+
+// Opens `path`, or stdin for "-". Detects zstd by its magic number.
+Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path);
+
+struct OutputOptions {
+  bool zstd = false;       // compress with zstd
+  int zstd_level = 3;      // 1..19
+  bool force = false;      // allow zstd to a terminal, overwrite nothing else
+};
+
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual Status Write(std::string_view bytes) = 0;
+  // Flushes everything (ends the zstd frame) and closes the file.
+  virtual Status Close() = 0;
+  virtual const std::string& name() const = 0;
+};
+
+// Opens `path` for writing (truncating), or stdout for "-". Refuses to write
+// zstd to a terminal unless options.force.
+Expected<std::unique_ptr<ByteSink>> OpenOutput(const std::string& path,
+                                               const OutputOptions& options);
+
+// True when `path` names zstd output by convention (ends in ".zst").
+bool HasZstdSuffix(std::string_view path);
+
+}  // namespace rp::trace
+
+#endif  // RP_LIB_TRACE_IO_H_

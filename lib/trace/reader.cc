@@ -1,0 +1,159 @@
+#include "lib/trace/reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace rp::trace {
+namespace {
+
+constexpr size_t kReadChunk = size_t{1} << 20;
+
+bool IsBlank(std::string_view line) {
+  return std::all_of(line.begin(), line.end(),
+                     [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Reader>> Reader::Open(const std::string& path,
+                                               const ReaderOptions& options) {
+  RP_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, OpenInput(path));
+  return std::make_unique<Reader>(std::move(source), options);
+}
+
+Reader::Reader(std::unique_ptr<ByteSource> source, const ReaderOptions& options)
+    : source_(std::move(source)), options_(options) {
+  buffer_.resize(options_.max_line + kReadChunk + kDecodePadding);
+}
+
+Expected<bool> Reader::Fill() {
+  const size_t capacity = buffer_.size() - kDecodePadding;
+  if (begin_ > 0 && (end_ == capacity || begin_ == end_)) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == capacity) return true;  // full: the caller checks max_line
+  RP_ASSIGN_OR_RETURN(size_t got, source_->Read(buffer_.data() + end_, capacity - end_));
+  if (got == 0) eof_ = true;
+  end_ += got;
+  return got > 0;
+}
+
+Expected<bool> Reader::NextLine(std::string_view* line) {
+  size_t scanned = begin_;  // no newline in [begin_, scanned)
+  for (;;) {
+    const char* start = buffer_.data() + begin_;
+    const void* nl = std::memchr(buffer_.data() + scanned, '\n', end_ - scanned);
+    if (nl != nullptr) {
+      const size_t len = static_cast<const char*>(nl) - start;
+      begin_ += len + 1;
+      ++line_;
+      if (len > options_.max_line) {
+        RP_RETURN_IF_ERROR(Problem("line is " + std::to_string(len) + " bytes, longer than the " +
+                                   std::to_string(options_.max_line) +
+                                   "-byte limit (is this an rp-trace stream?)"));
+        continue;
+      }
+      *line = std::string_view(start, len);
+      return true;
+    }
+    if (end_ - begin_ > options_.max_line) {
+      // Too long to be a record: report it without buffering the rest.
+      ++line_;
+      const std::string message = "line is longer than the " + std::to_string(options_.max_line) +
+                                  "-byte limit (is this an rp-trace stream?)";
+      RP_RETURN_IF_ERROR(Problem(message));
+      // Lenient: discard through the next newline.
+      for (;;) {
+        const void* skip_nl = std::memchr(buffer_.data() + begin_, '\n', end_ - begin_);
+        if (skip_nl != nullptr) {
+          begin_ = static_cast<const char*>(skip_nl) - buffer_.data() + 1;
+          break;
+        }
+        begin_ = end_;
+        RP_ASSIGN_OR_RETURN(bool more, Fill());
+        if (!more) return false;
+      }
+      scanned = begin_;
+      continue;
+    }
+    if (eof_) {
+      if (begin_ == end_) return false;
+      // Last line without a newline.
+      *line = std::string_view(start, end_ - begin_);
+      begin_ = end_;
+      ++line_;
+      return true;
+    }
+    const size_t offset = end_ - begin_;
+    RP_ASSIGN_OR_RETURN(bool more, Fill());
+    scanned = begin_ + offset;
+    (void)more;
+  }
+}
+
+Status Reader::Problem(const std::string& message) {
+  if (!options_.lenient || !seen_header_) return InputError(where() + ": " + message);
+  if (skipped_++ == 0) first_skip_ = where() + ": " + message;
+  return OkStatus();
+}
+
+Status Reader::CheckHeader(const HeaderRecord& header) {
+  const std::string& schema = header.schema;
+  const std::string prefix = std::string(kSchemaName) + "/";
+  if (schema.compare(0, prefix.size(), prefix) != 0) {
+    return InputError(where() + ": schema \"" + schema + "\" is not an rp-trace schema");
+  }
+  const std::string version = schema.substr(prefix.size());
+  const std::string major = version.substr(0, version.find('.'));
+  if (major != std::to_string(kSchemaMajor)) {
+    return InputError(where() + ": schema \"" + schema + "\" is not supported (this tool reads " +
+                      std::string(kSchemaVersion) + "); convert it or use a matching rp version");
+  }
+  return OkStatus();
+}
+
+Expected<bool> Reader::Next(Record* record) {
+  for (;;) {
+    std::string_view line;
+    RP_ASSIGN_OR_RETURN(bool more, NextLine(&line));
+    if (!more) {
+      if (!seen_header_) {
+        return InputError(name() + ": empty input (an rp-trace stream starts with a header record)");
+      }
+      return false;
+    }
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if ((line.empty() || line.front() != '{') && IsBlank(line)) continue;
+    record->type = RecordType::kUnknown;
+    record->type_name.clear();
+    Status status = decoder_.Decode(line, record);
+    if (!status.ok() && !seen_header_ && !record->type_name.empty() &&
+        record->type != RecordType::kHeader) {
+      status = InputError("first record is \"" + record->type_name +
+                          "\", expected a header (is this an rp-trace stream?)");
+    }
+    if (!status.ok()) {
+      if (eof_ && begin_ == end_ && line.data() + line.size() == buffer_.data() + end_ &&
+          line.front() == '{') {
+        status = InputError(status.message() + "; the stream ends mid-record (truncated?)");
+      }
+      RP_RETURN_IF_ERROR(Problem(status.message()));
+      continue;
+    }
+    if (!seen_header_) {
+      if (record->type != RecordType::kHeader) {
+        return InputError(where() + ": first record is \"" + record->type_name +
+                          "\", expected a header (is this an rp-trace stream?)");
+      }
+      RP_RETURN_IF_ERROR(CheckHeader(record->header));
+      seen_header_ = true;
+    } else if (record->type == RecordType::kHeader) {
+      RP_RETURN_IF_ERROR(CheckHeader(record->header));
+    }
+    return true;
+  }
+}
+
+}  // namespace rp::trace

@@ -1,0 +1,80 @@
+// Streaming reader of rp-trace/1 records from a file or stdin, plain NDJSON
+// or zstd. Memory stays bounded by the longest line (max_line), whatever the
+// size of the input. Every error names the input, the line and the problem:
+//   run.ndjson:1842: field "t1" missing in mpi record (rank 3, seq 17)
+//
+//   RP_ASSIGN_OR_RETURN(auto reader, rp::trace::Reader::Open("run.ndjson.zst"));
+//   rp::trace::Record rec;
+//   for (;;) {
+//     RP_ASSIGN_OR_RETURN(bool more, reader->Next(&rec));
+//     if (!more) break;
+//     ...
+//   }
+#ifndef RP_LIB_TRACE_READER_H_
+#define RP_LIB_TRACE_READER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/trace/codec.h"
+#include "lib/trace/io.h"
+#include "lib/trace/record.h"
+
+namespace rp::trace {
+
+struct ReaderOptions {
+  // Longest accepted line; a longer one is an error (or skipped when
+  // lenient). Records are small; a huge line means the input is not a trace.
+  size_t max_line = size_t{1} << 20;
+  // Skip malformed lines, counting them, instead of failing. The header
+  // must still be valid.
+  bool lenient = false;
+};
+
+class Reader {
+ public:
+  static Expected<std::unique_ptr<Reader>> Open(const std::string& path,
+                                                const ReaderOptions& options = {});
+  Reader(std::unique_ptr<ByteSource> source, const ReaderOptions& options);
+
+  // Reads the next record. Returns false at the end of the input. The first
+  // record is always the header (checked: present, schema rp-trace/1).
+  Expected<bool> Next(Record* record);
+
+  const std::string& name() const { return source_->name(); }
+  // Line number of the record last returned (from 1).
+  int64_t line() const { return line_; }
+  // "name:line" of the record last returned, for messages.
+  std::string where() const { return name() + ":" + std::to_string(line_); }
+  uint64_t raw_bytes() const { return source_->raw_bytes(); }
+  bool compressed() const { return source_->compressed(); }
+  // Lines skipped in lenient mode, and the first reason.
+  int64_t skipped() const { return skipped_; }
+  const std::string& first_skip() const { return first_skip_; }
+
+ private:
+  // Sets *line to the next line (without '\n'); false at end of input.
+  Expected<bool> NextLine(std::string_view* line);
+  Expected<bool> Fill();
+  Status Problem(const std::string& message);  // error, or counted skip
+  Status CheckHeader(const HeaderRecord& header);
+
+  std::unique_ptr<ByteSource> source_;
+  ReaderOptions options_;
+  LineDecoder decoder_;
+  std::vector<char> buffer_;  // capacity + kDecodePadding
+  size_t begin_ = 0;          // first unconsumed byte
+  size_t end_ = 0;            // end of valid data
+  bool eof_ = false;
+  int64_t line_ = 0;
+  bool seen_header_ = false;
+  int64_t skipped_ = 0;
+  std::string first_skip_;
+};
+
+}  // namespace rp::trace
+
+#endif  // RP_LIB_TRACE_READER_H_

@@ -1,0 +1,226 @@
+#include "lib/trace/reader.h"
+
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include <fstream>
+#include <string>
+
+#include "lib/trace/input_set.h"
+#include "lib/trace/writer.h"
+
+namespace rp::trace {
+namespace {
+
+const std::string kHeader = R"({"type":"header","schema":"rp-trace/1","producer":["test"]})";
+
+std::string TempPath(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+
+std::string WriteFile(const std::string& name, const std::string& bytes) {
+  const std::string path = TempPath(name);
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+std::string Zstd(const std::string& bytes, int level = 3) {
+  std::string out(ZSTD_compressBound(bytes.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), bytes.data(), bytes.size(), level));
+  return out;
+}
+
+std::string Site(int id) { return R"({"type":"site","id":)" + std::to_string(id) + "}"; }
+
+// Reads the whole file; returns the raw lines or the error message.
+struct ReadResult {
+  std::vector<std::string> lines;
+  std::vector<int64_t> line_numbers;
+  std::string error;
+  int64_t skipped = 0;
+};
+
+ReadResult ReadAll(const std::string& path, ReaderOptions options = {}) {
+  ReadResult result;
+  auto reader = Reader::Open(path, options);
+  if (!reader.ok()) {
+    result.error = reader.status().message();
+    return result;
+  }
+  Record record;
+  for (;;) {
+    auto more = (*reader)->Next(&record);
+    if (!more.ok()) {
+      result.error = more.status().message();
+      break;
+    }
+    if (!*more) break;
+    result.lines.emplace_back(record.line);
+    result.line_numbers.push_back((*reader)->line());
+  }
+  result.skipped = (*reader)->skipped();
+  return result;
+}
+
+TEST(Reader, ReadsPlainAndNumbersLines) {
+  const std::string path =
+      WriteFile("plain.ndjson", kHeader + "\n\n" + Site(1) + "\r\n   \n" + Site(2));  // no final newline
+  ReadResult r = ReadAll(path);
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.lines.size(), 3u);
+  EXPECT_EQ(r.lines[1], Site(1));
+  EXPECT_EQ(r.lines[2], Site(2));
+  EXPECT_EQ(r.line_numbers, (std::vector<int64_t>{1, 3, 5}));
+}
+
+TEST(Reader, ReadsMultiFrameZstdLikePlain) {
+  std::string first = kHeader + "\n";
+  std::string second;
+  for (int i = 0; i < 50000; ++i) second += Site(i) + "\n";
+  const std::string path = WriteFile("multi.zst", Zstd(first) + Zstd(second, 1));
+  ReadResult r = ReadAll(path);
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.lines.size(), 50001u);
+  EXPECT_EQ(r.lines.back(), Site(49999));
+}
+
+TEST(Reader, LinesCrossingBufferBoundariesSurvive) {
+  // Lines of growing length so that many straddle the 1 MiB read chunks.
+  std::string text = kHeader + "\n";
+  std::vector<std::string> expected = {kHeader};
+  for (int i = 0; i < 40000; ++i) {
+    std::string line = R"({"type":"site","id":)" + std::to_string(i) + R"(,"fn":")" +
+                       std::string(i % 300, 'x') + "\"}";
+    text += line + "\n";
+    expected.push_back(line);
+  }
+  for (const std::string& path : {WriteFile("boundary.ndjson", text), WriteFile("boundary.zst", Zstd(text))}) {
+    ReadResult r = ReadAll(path);
+    ASSERT_EQ(r.error, "") << path;
+    EXPECT_EQ(r.lines, expected) << path;
+  }
+}
+
+struct BadInput {
+  std::string name;
+  std::string bytes;
+  std::string error;  // expected substring, with file:line
+};
+
+TEST(Reader, BadInputIsAClearErrorWithPosition) {
+  std::string garbage(4096, '\0');
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<char>((i * 7919) % 251);
+  const std::string good = kHeader + "\n" + Site(1) + "\n";
+  std::string zst = Zstd(good + Site(2) + "\n");
+  const BadInput cases[] = {
+      {"notjson", good + "hello\n", "notjson:3: not valid JSON"},
+      {"empty", "", "empty: empty input"},
+      {"blank", "\n\n", "blank: empty input"},
+      {"noheader", Site(1) + "\n", "noheader:1: first record is \"site\", expected a header"},
+      {"schema2", R"({"type":"header","schema":"rp-trace/2","producer":[]})" "\n",
+       "schema2:1: schema \"rp-trace/2\" is not supported"},
+      {"otherschema", R"({"type":"header","schema":"otf2","producer":[]})" "\n",
+       "otherschema:1: schema \"otf2\" is not an rp-trace schema"},
+      {"missing", good + R"({"type":"mpi","rank":2,"seq":9,"fn":"MPI_Send","t0":1})" "\n",
+       "missing:3: field \"t1\" missing in mpi record (rank 2, seq 9)"},
+      {"mistyped", good + R"({"type":"mpi","rank":2,"seq":9,"fn":"MPI_Send","t0":1,"t1":"2"})" "\n",
+       "mistyped:3: field \"t1\" must be an integer, got \"2\""},
+      {"longline", good + std::string(10 << 20, 'a') + "\n" + Site(3) + "\n",
+       "longline:3: line is longer than the 1048576-byte limit"},
+      {"garbage", garbage, "garbage:1: "},
+      {"truncated.zst", zst.substr(0, zst.size() - 6), "truncated.zst: truncated zstd stream"},
+      {"corrupt.zst", zst + std::string(40, 'Z'), "corrupt.zst: corrupt zstd data"},
+      {"midrecord", good + R"({"type":"mpi","rank":2,"se)", "midrecord:3: not valid JSON"},
+  };
+  for (const BadInput& bad : cases) {
+    ReadResult r = ReadAll(WriteFile(bad.name, bad.bytes));
+    EXPECT_NE(r.error.find(bad.error), std::string::npos)
+        << bad.name << ": got \"" << r.error << "\"";
+  }
+  ReadResult mid = ReadAll(TempPath("midrecord"));
+  EXPECT_NE(mid.error.find("the stream ends mid-record"), std::string::npos) << mid.error;
+}
+
+TEST(Reader, MissingFileNamesIt) {
+  ReadResult r = ReadAll(TempPath("does-not-exist.ndjson"));
+  EXPECT_NE(r.error.find("does-not-exist.ndjson: cannot open: No such file"), std::string::npos) << r.error;
+}
+
+TEST(Reader, LenientSkipsAndCountsBadLines) {
+  const std::string text = kHeader + "\n" + Site(1) + "\nbad\n" + std::string(2 << 20, 'a') + "\n" +
+                           R"({"type":"site"})" "\n" + Site(2) + "\n";
+  ReaderOptions options;
+  options.lenient = true;
+  ReadResult r = ReadAll(WriteFile("lenient", text), options);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.skipped, 3);
+  EXPECT_EQ(r.lines, (std::vector<std::string>{kHeader, Site(1), Site(2)}));
+  EXPECT_EQ(r.line_numbers.back(), 6);
+}
+
+TEST(Reader, LenientStillNeedsAHeader) {
+  ReaderOptions options;
+  options.lenient = true;
+  ReadResult r = ReadAll(WriteFile("lenient-nohdr", "junk\n" + kHeader + "\n"), options);
+  EXPECT_NE(r.error.find("lenient-nohdr:1: not valid JSON"), std::string::npos) << r.error;
+}
+
+TEST(WriterReader, WriteThenReadGivesIdenticalBytes) {
+  for (bool zstd : {false, true}) {
+    const std::string path = TempPath(zstd ? "rt.ndjson.zst" : "rt.ndjson");
+    std::string expected;
+    {
+      OutputOptions options;
+      options.zstd = zstd;
+      auto writer = Writer::Open(path, options);
+      ASSERT_TRUE(writer.ok());
+      HeaderRecord header;
+      header.set_schema("rp-trace/1");
+      header.set_producer({"test"});
+      ASSERT_TRUE((*writer)->Write(header).ok());
+      Encode(header, &expected);
+      MpiRecord m;
+      for (int i = 0; i < 100000; ++i) {
+        m.set_rank(i % 7);
+        m.set_seq(i);
+        m.set_fn(i % 2 ? "MPI_Isend" : "MPI_Waitall");
+        m.set_t0(1'000'000'000 + 37 * i);
+        m.set_t1(1'000'000'000 + 37 * i + i % 13);
+        if (i % 2) m.set_peer(i % 5); else m.clear_peer();
+        ASSERT_TRUE((*writer)->Write(m).ok());
+        Encode(m, &expected);
+      }
+      ASSERT_TRUE((*writer)->Close().ok());
+    }
+    std::string reread;
+    auto reader = Reader::Open(path);
+    ASSERT_TRUE(reader.ok());
+    Record record;
+    for (;;) {
+      auto more = (*reader)->Next(&record);
+      ASSERT_TRUE(more.ok()) << more.status().message();
+      if (!*more) break;
+      EncodeRecord(record, &reread);
+    }
+    EXPECT_EQ(reread, expected) << (zstd ? "zstd" : "plain");
+    EXPECT_EQ((*reader)->compressed(), zstd);
+  }
+}
+
+TEST(InputSet, ConcatenatesAndKeepsTheFirstHeader) {
+  const std::string other = R"({"type":"header","schema":"rp-trace/1","producer":["test"],"app":"other"})";
+  const std::string a = WriteFile("a.ndjson", kHeader + "\n" + Site(1) + "\n");
+  const std::string b = WriteFile("b.zst", Zstd(other + "\n" + Site(2) + "\n"));
+  InputSet inputs({a, b}, {});
+  Record record;
+  std::vector<std::string> lines;
+  for (;;) {
+    auto more = inputs.Next(&record);
+    ASSERT_TRUE(more.ok()) << more.status().message();
+    if (!*more) break;
+    lines.emplace_back(record.line);
+  }
+  EXPECT_EQ(lines, (std::vector<std::string>{kHeader, Site(1), Site(2)}));
+  EXPECT_EQ(inputs.differing_headers(), 1);
+}
+
+}  // namespace
+}  // namespace rp::trace

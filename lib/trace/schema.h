@@ -1,0 +1,278 @@
+// The rp-trace/1 record model: the one description of every record type.
+//
+// Each record type is a list of fields written once below (RP_FIELDS_<type>).
+// From these lists come the C++ record structs, the NDJSON decoder and
+// encoder (codec.h), the validator's required-field checks and the schema
+// table printed by `rp-cat --schema` (which README's schema section is
+// generated from and checked against). To add a field or a record type, edit
+// the lists here; nothing else needs to know.
+//
+// A field is X(kind, name, presence, "doc"):
+//   kind      Int (int64), Real (double), Bool, Str, Ints, Reals, Strs,
+//             Done (array of completed requests, see Completion)
+//   name      the JSON key and the C++ member name
+//   presence  Req (decoding fails without it) or Opt
+//
+// Records are plain structs with a presence bit per field:
+//   rp::trace::MpiRecord m;
+//   m.set_rank(3); m.set_fn("MPI_Send"); ...
+//   if (m.has_peer()) use(m.peer);
+#ifndef RP_LIB_TRACE_SCHEMA_H_
+#define RP_LIB_TRACE_SCHEMA_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rp::trace {
+
+inline constexpr std::string_view kSchemaName = "rp-trace";
+inline constexpr int kSchemaMajor = 1;
+inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
+
+// ---------------------------------------------------------------- header ---
+#define RP_FIELDS_header(X)                                                    \
+  X(Str, schema, Req, "schema name and major version, \"rp-trace/1\"")        \
+  X(Strs, producer, Req,                                                       \
+    "every tool that wrote this stream, oldest first, as \"name version\"")   \
+  X(Str, app, Opt, "path of the traced application")                           \
+  X(Strs, argv, Opt, "the application's command line")                         \
+  X(Int, ranks, Opt, "number of MPI ranks (size of MPI_COMM_WORLD)")           \
+  X(Str, clock, Opt,                                                           \
+    "\"local\": times are each rank's own clock; \"global\": rank 0's clock "  \
+    "(after rp-clocksync)")                                                    \
+  X(Str, order, Opt,                                                           \
+    "\"time\" when events and samples are sorted by start time across ranks")
+
+// ------------------------------------------------------------------ rank ---
+#define RP_FIELDS_rank(X)                                                      \
+  X(Int, rank, Req, "rank in MPI_COMM_WORLD")                                  \
+  X(Str, host, Opt, "host name")                                               \
+  X(Int, pid, Opt, "process id")                                               \
+  X(Int, events, Opt, "mpi records written for this rank")                     \
+  X(Int, samples, Opt, "sample records written for this rank")                 \
+  X(Bool, complete, Opt,                                                       \
+    "false when the rank's data ends before MPI_Finalize (killed, crashed)")
+
+// ------------------------------------------------------------------ comm ---
+#define RP_FIELDS_comm(X)                                                      \
+  X(Int, id, Req, "global communicator id; 0 is MPI_COMM_WORLD")              \
+  X(Int, size, Req, "number of ranks in the (local) group")                    \
+  X(Ints, ranks, Req, "world rank of each member, in communicator rank order") \
+  X(Ints, remote, Opt, "world ranks of an inter-communicator's remote group")  \
+  X(Str, kind, Opt, "how it was made: world, self, dup, split, create, ...")   \
+  X(Int, parent, Opt, "id of the communicator it was derived from")
+
+// ------------------------------------------------------------------ site ---
+#define RP_FIELDS_site(X)                                                      \
+  X(Int, id, Req, "call-site id, referenced by mpi.site and sample.stack")     \
+  X(Str, fn, Opt, "function containing the call site")                         \
+  X(Str, file, Opt, "source file")                                             \
+  X(Int, line, Opt, "source line")                                             \
+  X(Str, module, Opt, "executable or shared object")                           \
+  X(Str, addr, Opt, "return address inside module, hex")
+
+// ------------------------------------------------------------------- mpi ---
+#define RP_FIELDS_mpi(X)                                                       \
+  X(Int, rank, Req, "world rank that made the call")                           \
+  X(Int, seq, Req, "per-rank call number, from 0, increasing")                 \
+  X(Str, fn, Req, "MPI function, e.g. \"MPI_Isend\"")                          \
+  X(Int, t0, Req, "entry time, ns")                                            \
+  X(Int, t1, Req, "exit time, ns (t1 >= t0)")                                  \
+  X(Int, site, Opt, "call-site id (site record)")                              \
+  X(Int, comm, Opt, "global communicator id (comm record)")                    \
+  X(Int, peer, Opt,                                                            \
+    "world rank of the partner (destination or source; -1 MPI_ANY_SOURCE, "   \
+    "-2 MPI_PROC_NULL)")                                                       \
+  X(Int, tag, Opt, "message tag (-1 MPI_ANY_TAG)")                             \
+  X(Int, bytes, Opt, "bytes sent (receives: bytes received or posted)")        \
+  X(Int, rpeer, Opt, "Sendrecv: world rank of the source")                     \
+  X(Int, rtag, Opt, "Sendrecv: receive tag")                                   \
+  X(Int, rbytes, Opt, "bytes received (Sendrecv, collectives)")                \
+  X(Int, root, Opt, "world rank of a rooted collective's root")                \
+  X(Str, op, Opt, "reduction operation, e.g. \"MPI_SUM\"")                     \
+  X(Int, req, Opt,                                                             \
+    "id of the request this call creates, starts or frees; ids are unique "    \
+    "among a rank's live requests and reused after completion")                \
+  X(Ints, reqs, Opt, "ids of the requests a Startall starts")                  \
+  X(Ints, completed, Opt, "ids of the requests this call completed")           \
+  X(Done, resolved, Opt,                                                       \
+    "completed receives whose status says more than the posted receive "       \
+    "(wildcard source or tag, fewer bytes): [{req, peer, tag, bytes}]")        \
+  X(Int, msg, Opt, "matched-message handle id (Mprobe, Improbe, Mrecv)")       \
+  X(Int, newcomm, Opt, "id of the communicator this call creates")             \
+  X(Int, win, Opt, "one-sided window id")                                      \
+  X(Int, fh, Opt, "MPI-IO file handle id")                                     \
+  X(Int, offset, Opt, "MPI-IO explicit file offset, bytes")                    \
+  X(Int, phase, Opt, "phase id (added by rp-phases)")
+
+// ---------------------------------------------------------------- sample ---
+#define RP_FIELDS_sample(X)                                                    \
+  X(Int, rank, Req, "world rank")                                              \
+  X(Int, t, Req, "sample time, ns")                                            \
+  X(Ints, stack, Req, "call stack as site ids, innermost frame first")         \
+  X(Int, weight, Opt, "ns of wall time this sample stands for")                \
+  X(Int, phase, Opt, "phase id (added by rp-phases)")
+
+// ----------------------------------------------------------------- clock ---
+#define RP_FIELDS_clock(X)                                                     \
+  X(Int, rank, Req, "world rank")                                              \
+  X(Str, method, Req,                                                          \
+    "\"pingpong\": one offset measurement by the collector; \"linear\", "      \
+    "\"gaps\" or \"identity\": rp-clocksync's summary for the rank")           \
+  X(Str, when, Opt, "pingpong: \"init\" or \"finalize\"")                      \
+  X(Int, t, Opt, "pingpong: local time of the measurement, ns")                \
+  X(Int, offset, Opt,                                                          \
+    "ns to add to the rank's local time to get rank 0's time (summary: at "    \
+    "the rank's first event)")                                                 \
+  X(Int, rtt, Opt, "pingpong: round-trip time bounding the error, ns")         \
+  X(Real, drift, Opt, "summary: clock drift relative to rank 0, ppm")          \
+  X(Int, moved, Opt, "summary: events moved to repair causality")              \
+  X(Int, max_shift, Opt, "summary: largest repair shift, ns")
+
+// ----------------------------------------------------------------- phase ---
+#define RP_FIELDS_phase(X)                                                     \
+  X(Int, id, Req, "phase id, from 0 in time order")                            \
+  X(Int, t0, Req, "start: exit of the global synchronisation before it, ns")   \
+  X(Int, t1, Req, "end: exit of the global synchronisation closing it, ns")    \
+  X(Str, kind, Opt, "\"init\", \"iteration\", \"final\" or \"run\"")           \
+  X(Str, signature, Opt, "hash of the call-site sequence of the phase")        \
+  X(Int, cluster, Opt, "id of the cluster of phases with the same signature")  \
+  X(Int, iteration, Opt, "iteration number within its cluster, from 0")        \
+  X(Int, events, Opt, "mpi records in the phase")
+
+// The record types, in the order the schema documents them.
+#define RP_RECORD_TYPES(R)                                                     \
+  R(Header, header, "first line of every stream: what wrote it and how")      \
+  R(Rank, rank, "one per MPI rank: where it ran")                              \
+  R(Comm, comm, "one per communicator: its members as world ranks")           \
+  R(Site, site, "call-site dictionary: return address to function:line")      \
+  R(Mpi, mpi, "one MPI call on one rank")                                      \
+  R(Sample, sample, "one wall-clock sample of the call stack")                 \
+  R(Clock, clock, "clock offset measurement or synchronisation summary")      \
+  R(Phase, phase, "one phase of the run between global synchronisations")
+
+// ------------------------------------------------------------- machinery ---
+
+enum class FieldKind : uint8_t { kInt, kReal, kBool, kStr, kInts, kReals, kStrs, kDone };
+enum class Presence : uint8_t { Req, Opt };
+
+// A completed receive as its status resolved it (mpi.resolved).
+struct Completion {
+  int64_t req = 0;
+  int64_t peer = -1;
+  int64_t tag = -1;
+  int64_t bytes = 0;
+  bool operator==(const Completion&) const = default;
+};
+
+template <FieldKind K> struct FieldTypeOf;
+template <> struct FieldTypeOf<FieldKind::kInt> { using type = int64_t; };
+template <> struct FieldTypeOf<FieldKind::kReal> { using type = double; };
+template <> struct FieldTypeOf<FieldKind::kBool> { using type = bool; };
+template <> struct FieldTypeOf<FieldKind::kStr> { using type = std::string; };
+template <> struct FieldTypeOf<FieldKind::kInts> { using type = std::vector<int64_t>; };
+template <> struct FieldTypeOf<FieldKind::kReals> { using type = std::vector<double>; };
+template <> struct FieldTypeOf<FieldKind::kStrs> { using type = std::vector<std::string>; };
+template <> struct FieldTypeOf<FieldKind::kDone> { using type = std::vector<Completion>; };
+template <FieldKind K> using FieldType = typename FieldTypeOf<K>::type;
+
+enum class RecordType : uint8_t {
+#define RP_RECORD_ENUM(Camel, lower, doc) k##Camel,
+  RP_RECORD_TYPES(RP_RECORD_ENUM)
+#undef RP_RECORD_ENUM
+  kUnknown,  // a type this version does not know: passed through unchanged
+};
+inline constexpr int kKnownRecordTypes = static_cast<int>(RecordType::kUnknown);
+
+// Fields a newer producer added that this version does not know, kept as
+// raw JSON so that re-encoding a record loses nothing. Pairs of (key, value).
+using Extras = std::vector<std::pair<std::string, std::string>>;
+
+#define RP_FIELD_ENUM(kind, name, presence, doc) k_##name,
+#define RP_FIELD_MEMBER(kind, name, presence, doc) \
+  FieldType<FieldKind::k##kind> name{};
+#define RP_FIELD_REQUIRED_BIT(kind, name, presence, doc) \
+  | (Presence::presence == Presence::Req ? uint64_t{1} << k_##name : 0)
+#define RP_FIELD_ACCESSORS(kind, name, presence, doc)                   \
+  bool has_##name() const { return (present >> k_##name) & 1; }         \
+  void set_##name(FieldType<FieldKind::k##kind> v) {                    \
+    name = std::move(v);                                                \
+    present |= uint64_t{1} << k_##name;                                 \
+  }                                                                     \
+  FieldType<FieldKind::k##kind>& mutable_##name() {                     \
+    present |= uint64_t{1} << k_##name;                                 \
+    return name;                                                        \
+  }                                                                     \
+  void clear_##name() { present &= ~(uint64_t{1} << k_##name); }
+
+#define RP_DECLARE_RECORD(Camel, lower, doc)                               \
+  struct Camel##Record {                                                   \
+    static constexpr RecordType kType = RecordType::k##Camel;              \
+    static constexpr std::string_view kTypeName = #lower;                  \
+    enum Field : int { RP_FIELDS_##lower(RP_FIELD_ENUM) kFieldCount };     \
+    static constexpr uint64_t kRequiredMask =                              \
+        0 RP_FIELDS_##lower(RP_FIELD_REQUIRED_BIT);                        \
+    RP_FIELDS_##lower(RP_FIELD_MEMBER)                                     \
+    uint64_t present = 0;                                                  \
+    Extras extra;                                                          \
+    RP_FIELDS_##lower(RP_FIELD_ACCESSORS)                                  \
+    /* Forgets every field; keeps allocated capacity for reuse. */         \
+    void Clear() {                                                         \
+      present = 0;                                                         \
+      extra.clear();                                                       \
+    }                                                                      \
+  };                                                                       \
+  static_assert(Camel##Record::kFieldCount <= 64);
+
+RP_RECORD_TYPES(RP_DECLARE_RECORD)
+
+#undef RP_DECLARE_RECORD
+#undef RP_FIELD_ACCESSORS
+#undef RP_FIELD_REQUIRED_BIT
+#undef RP_FIELD_MEMBER
+#undef RP_FIELD_ENUM
+
+// Calls f(record_struct_type_tag) for each known record type, in schema
+// order: ForEachRecordType([](auto tag) { using R = decltype(tag)::type; });
+template <typename T> struct TypeTag { using type = T; };
+template <typename F>
+void ForEachRecordType(F&& f) {
+#define RP_VISIT_RECORD(Camel, lower, doc) f(TypeTag<Camel##Record>{});
+  RP_RECORD_TYPES(RP_VISIT_RECORD)
+#undef RP_VISIT_RECORD
+}
+
+// The schema as data, for docs and validation messages.
+struct FieldSpec {
+  std::string_view name;
+  FieldKind kind;
+  Presence presence;
+  std::string_view doc;
+};
+
+struct RecordSpec {
+  RecordType type;
+  std::string_view name;
+  std::string_view doc;
+  std::span<const FieldSpec> fields;
+};
+
+// All known record types in schema order.
+std::span<const RecordSpec> Schema();
+const RecordSpec& SpecOf(RecordType type);
+// RecordType::kUnknown when the name is not a known type.
+RecordType RecordTypeFromName(std::string_view name);
+std::string_view RecordTypeName(RecordType type);
+std::string_view FieldKindName(FieldKind kind);
+
+// The schema as a Markdown section (README's "Record schema"), one table
+// per record type.
+std::string SchemaMarkdown();
+
+}  // namespace rp::trace
+
+#endif  // RP_LIB_TRACE_SCHEMA_H_

@@ -1,0 +1,1 @@
+seq 1 5000 | gzip -n | rp-cat

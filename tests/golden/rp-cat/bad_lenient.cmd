@@ -1,0 +1,1 @@
+rp-cat --lenient testdata/bad/not_json.ndjson

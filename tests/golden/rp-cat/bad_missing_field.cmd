@@ -1,0 +1,1 @@
+rp-cat testdata/bad/missing_field.ndjson

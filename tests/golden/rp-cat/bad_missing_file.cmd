@@ -1,0 +1,1 @@
+rp-cat testdata/no/such/file.ndjson

@@ -1,0 +1,1 @@
+rp-cat testdata/bad/mistyped_field.ndjson

@@ -1,0 +1,1 @@
+rp-cat testdata/bad/no_header.ndjson

@@ -1,0 +1,1 @@
+rp-cat -z testdata/traces/tiny.ndjson | head -c 120 | rp-cat

@@ -1,0 +1,1 @@
+rp-cat -o /nonexistent-dir/out.ndjson testdata/traces/tiny.ndjson

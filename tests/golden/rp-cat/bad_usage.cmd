@@ -1,0 +1,1 @@
+rp-cat --level 40 testdata/traces/tiny.ndjson

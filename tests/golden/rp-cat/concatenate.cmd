@@ -1,0 +1,1 @@
+rp-cat testdata/traces/tiny.ndjson - < testdata/traces/tiny.ndjson | rp-cat --count

@@ -1,0 +1,1 @@
+rp-cat --count testdata/traces/tiny.ndjson

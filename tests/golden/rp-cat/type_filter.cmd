@@ -1,0 +1,1 @@
+rp-cat -t comm,site --type rank testdata/traces/tiny.ndjson

@@ -1,0 +1,1 @@
+rp-cat --type cp_path testdata/traces/tiny.ndjson

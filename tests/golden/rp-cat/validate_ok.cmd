@@ -1,0 +1,1 @@
+rp-cat --validate testdata/traces/tiny.ndjson

@@ -1,0 +1,32 @@
+// gen-halo: writes a synthetic halo-exchange rp-trace stream (see halo.h),
+// the input of the benchmarks.
+//   gen-halo --ranks 64 --events 10000000 -o /tmp/halo.ndjson.zst
+#include "lib/cli/tool.h"
+#include "tests/synth/halo.h"
+
+int main(int argc, char** argv) {
+  rp::cli::Tool tool("gen-halo", "Write a synthetic halo-exchange rp-trace stream.");
+  rp::cli::IoOptions io;
+  rp::synth::HaloSpec spec;
+  tool.AddOutput(&io);
+  auto& app = tool.app();
+  app.add_option("--ranks", spec.ranks, "ranks on the ring")->check(CLI::Range(2, 1 << 20));
+  app.add_option("--events", spec.events, "approximate number of mpi records");
+  app.add_option("--sync-every", spec.sync_every, "iterations between Allreduces")->check(CLI::PositiveNumber);
+  app.add_option("--seed", spec.seed, "jitter seed");
+  app.add_option("--slow-rank", spec.slow_rank, "rank that computes --slow-ns longer per iteration");
+  app.add_option("--slow-ns", spec.slow_extra_ns, "extra compute of --slow-rank, ns");
+  return tool.Main(argc, argv, [&]() -> rp::Status {
+    RP_ASSIGN_OR_RETURN(auto writer, rp::cli::OpenWriter(io));
+    rp::Status status;
+    rp::synth::GenerateHalo(spec, [&](const rp::trace::Record& rec) {
+      if (status.ok()) {
+        std::string line;
+        rp::trace::EncodeRecord(rec, &line);
+        status = writer->WriteText(line);
+      }
+    });
+    RP_RETURN_IF_ERROR(status);
+    return writer->Close();
+  });
+}

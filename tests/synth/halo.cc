@@ -1,0 +1,138 @@
+#include "tests/synth/halo.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace rp::synth {
+namespace {
+
+// splitmix64: a tiny deterministic generator, so traces are reproducible.
+uint64_t Mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+enum Site : int64_t { kIrecvLeft = 2, kIrecvRight, kIsendRight, kIsendLeft, kWaitall, kAllreduce };
+
+}  // namespace
+
+void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Record&)>& emit) {
+  const int64_t n = spec.ranks;
+  trace::Record rec;
+
+  rec.type = trace::RecordType::kHeader;
+  rec.header.set_schema(std::string(trace::kSchemaVersion));
+  rec.header.set_producer({"rp-synth-halo 1"});
+  rec.header.set_app("synthetic-halo");
+  rec.header.set_ranks(n);
+  rec.header.set_clock("global");
+  rec.header.set_order("time");
+  emit(rec);
+
+  rec.type = trace::RecordType::kRank;
+  for (int64_t r = 0; r < n; ++r) {
+    rec.rank.Clear();
+    rec.rank.set_rank(r);
+    rec.rank.set_host("node" + std::to_string(r / 16));
+    rec.rank.set_pid(1000 + r);
+    emit(rec);
+  }
+
+  rec.type = trace::RecordType::kComm;
+  rec.comm.set_id(0);
+  rec.comm.set_size(n);
+  std::vector<int64_t> world(n);
+  for (int64_t r = 0; r < n; ++r) world[r] = r;
+  rec.comm.set_ranks(world);
+  rec.comm.set_kind("world");
+  emit(rec);
+
+  rec.type = trace::RecordType::kSite;
+  const char* fns[] = {"", "", "exchange", "exchange", "exchange", "exchange", "exchange", "reduce"};
+  for (int64_t id = kIrecvLeft; id <= kAllreduce; ++id) {
+    rec.site.Clear();
+    rec.site.set_id(id);
+    rec.site.set_fn(fns[id]);
+    rec.site.set_file("halo.c");
+    rec.site.set_line(10 * id);
+    emit(rec);
+  }
+
+  const int64_t per_iteration = 5 * n;
+  const int64_t iterations =
+      std::max<int64_t>(1, spec.events * spec.sync_every / (per_iteration * spec.sync_every + n));
+  std::vector<int64_t> clock(n, 1'000'000'000'000), seq(n, 0), send_right(n), send_left(n);
+  std::vector<trace::MpiRecord> window;
+  auto event = [&](int64_t r, const char* fn, int64_t site, int64_t t0, int64_t duration) {
+    trace::MpiRecord& m = window.emplace_back();
+    m.set_rank(r);
+    m.set_seq(seq[r]++);
+    m.set_fn(fn);
+    m.set_t0(t0);
+    m.set_t1(t0 + duration);
+    m.set_site(site);
+    m.set_comm(0);
+    clock[r] = t0 + duration;
+    return &m;
+  };
+  auto jitter = [&](int64_t r, int64_t i, int64_t salt, int64_t range) {
+    return range > 0 ? static_cast<int64_t>(Mix(spec.seed ^ (r << 40) ^ (i << 8) ^ salt) % range) : 0;
+  };
+  const int64_t transfer = spec.latency_ns + static_cast<int64_t>(spec.bytes * spec.ns_per_byte);
+
+  rec.type = trace::RecordType::kMpi;
+  for (int64_t it = 0; it < iterations; ++it) {
+    for (int64_t r = 0; r < n; ++r) {
+      const int64_t left = (r + n - 1) % n, right = (r + 1) % n;
+      int64_t t = clock[r] + spec.compute_ns + jitter(r, it, 0, spec.jitter_ns) +
+                  (r == spec.slow_rank ? spec.slow_extra_ns : 0);
+      auto post = [&](const char* fn, int64_t site, int64_t peer, int64_t req) {
+        trace::MpiRecord* m = event(r, fn, site, t, 300 + jitter(r, it, site, 200));
+        m->set_peer(peer);
+        m->set_tag(site <= kIrecvRight ? 100 + (site == kIrecvLeft) : 100 + (site == kIsendRight));
+        m->set_bytes(spec.bytes);
+        m->set_req(req);
+        t = clock[r] + 50 + jitter(r, it, site + 10, 100);
+        return m->t0;
+      };
+      post("MPI_Irecv", kIrecvLeft, left, 0);
+      post("MPI_Irecv", kIrecvRight, right, 1);
+      send_right[r] = post("MPI_Isend", kIsendRight, right, 2);
+      send_left[r] = post("MPI_Isend", kIsendLeft, left, 3);
+      clock[r] = t;
+    }
+    for (int64_t r = 0; r < n; ++r) {
+      const int64_t left = (r + n - 1) % n, right = (r + 1) % n;
+      const int64_t t0 = clock[r];
+      const int64_t arrival = std::max(send_right[left], send_left[right]) + transfer;
+      const int64_t t1 = std::max(t0 + 200, arrival) + 100 + jitter(r, it, 20, 100);
+      trace::MpiRecord* m = event(r, "MPI_Waitall", kWaitall, t0, t1 - t0);
+      m->set_completed({0, 1, 2, 3});
+    }
+    const bool sync = (it + 1) % spec.sync_every == 0 || it + 1 == iterations;
+    if (!sync) continue;
+    int64_t last_entry = 0;
+    for (int64_t r = 0; r < n; ++r) last_entry = std::max(last_entry, clock[r] + 500);
+    const int64_t exit = last_entry + 5'000 + 2 * spec.latency_ns;
+    for (int64_t r = 0; r < n; ++r) {
+      const int64_t t0 = clock[r] + 500;
+      trace::MpiRecord* m = event(r, "MPI_Allreduce", kAllreduce, t0, exit + jitter(r, it, 30, 200) - t0);
+      m->set_bytes(8);
+      m->set_op("MPI_SUM");
+    }
+    // Every event of the window starts before the Allreduce exit, every later
+    // event after it: sorting the window keeps the whole output in time order.
+    std::sort(window.begin(), window.end(), [](const trace::MpiRecord& a, const trace::MpiRecord& b) {
+      return a.t0 != b.t0 ? a.t0 < b.t0 : a.rank != b.rank ? a.rank < b.rank : a.seq < b.seq;
+    });
+    for (trace::MpiRecord& m : window) {
+      std::swap(rec.mpi, m);
+      emit(rec);
+    }
+    window.clear();
+  }
+}
+
+}  // namespace rp::synth
