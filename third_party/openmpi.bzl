@@ -20,9 +20,13 @@ def _openmpi_impl(ctx):
     ctx.file("BUILD", """
 package(default_visibility = ["//visibility:public"])
 
+exports_files(glob(["include*/mpi.h"]))
+
 cc_library(
     name = "mpi",
-    hdrs = glob(["include*/*.h"]),
+    hdrs = glob(["include*/**/*.h"]),
+    # The deprecated C++ bindings would be pulled into every C++ file.
+    defines = ["OMPI_SKIP_MPICXX=1", "MPICH_SKIP_MPICXX=1"],
     includes = {includes},
     linkopts = {linkopts},
 )

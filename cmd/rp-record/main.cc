@@ -1,0 +1,38 @@
+// rp-record: trace an MPI job and merge its per-rank files into one stream.
+#include "lib/cli/tool.h"
+#include "lib/record/record.h"
+
+int main(int argc, char** argv) {
+  rp::cli::Tool tool("rp-record", "Record an MPI job's calls and samples into one rp-trace stream.");
+  rp::cli::IoOptions io;
+  io.output = "rp-trace.ndjson.zst";
+  rp::record::Options options;
+  tool.AddOutput(&io);
+  auto& app = tool.app();
+  app.get_option("--output")->description("trace file (default rp-trace.ndjson.zst; - for stdout)");
+  app.add_option("--merge", options.merge_dir,
+                 "only merge the rank files in DIR (left by a job script, srun, or a crash)")
+      ->type_name("DIR");
+  app.add_option("--dir", options.raw_dir,
+                 "where ranks write their files (default OUTPUT.raw; must be writable from every node)")
+      ->type_name("DIR");
+  app.add_flag("--keep", options.keep, "keep the per-rank files after merging");
+  app.add_option("--sample-hz", options.sample_hz, "wall-clock stack samples per second and rank; 0 turns sampling off")
+      ->check(CLI::Range(0, 10000));
+  app.add_option("--buffer-kb", options.buffer_kb, "per-rank buffer written at once (a killed rank loses at most this)")
+      ->check(CLI::Range(16, 1 << 20));
+  app.add_flag("--no-sites", [&](int64_t) { options.sites = false; }, "do not record call-site addresses");
+  app.add_option("--collector", options.collector, "librpcollect.so to preload (default: installed with rp-record)")
+      ->type_name("PATH");
+  app.add_option("command", options.command, "the launch command, after --")->type_name("COMMAND ARGS...");
+  tool.SetFooter(
+      "Writes: header, rank, comm, site, clock, then mpi and sample records in time order.\n"
+      "The job's ranks write DIR/rank-<R>.rpraw while they run; rp-record merges them\n"
+      "when the command ends. Without a wrappable launcher, preload the collector in the\n"
+      "job script (LD_PRELOAD=.../librpcollect.so RP_DIR=DIR) and run rp-record --merge DIR.\n"
+      "\n"
+      "Examples:\n"
+      "  rp-record -o run.ndjson.zst -- mpirun -np 8 ./app input.dat\n"
+      "  rp-record --merge /scratch/job42/rp-raw -o run.ndjson.zst && rp-cat --count run.ndjson.zst");
+  return tool.Main(argc, argv, [&] { return rp::record::Run(io, options); });
+}

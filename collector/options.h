@@ -1,0 +1,29 @@
+// The collector's settings, read from the environment of each rank
+// (rp-record sets them; a job script can set them by hand).
+//   RP_DIR              directory for rank-<R>.rpraw files   (./rp-raw)
+//   RP_BUFFER_KB        bytes buffered per rank before a write (1024)
+//   RP_SITES            0 to omit call-site addresses         (1)
+//   RP_SAMPLE_HZ        wall-clock samples per second, 0 off   (200)
+//   RP_SAMPLE_DEPTH     frames kept per sample                 (48)
+//   RP_CLOCK_EXCHANGES  ping-pongs per rank at init/finalize   (8)
+#ifndef RP_COLLECTOR_OPTIONS_H_
+#define RP_COLLECTOR_OPTIONS_H_
+
+#include <string>
+
+namespace rp::collector {
+
+struct Options {
+  std::string dir = "rp-raw";
+  size_t buffer_bytes = size_t{1} << 20;
+  bool sites = true;
+  int sample_hz = 200;
+  int sample_depth = 48;
+  int clock_exchanges = 8;
+};
+
+Options ReadOptions();
+
+}  // namespace rp::collector
+
+#endif  // RP_COLLECTOR_OPTIONS_H_

@@ -1,0 +1,154 @@
+// The collector's per-rank binary files, written by librpcollect.so and read
+// by rp-record's merge (lib/record). One file per rank, "rank-<R>.rpraw":
+// a FileHeader, then records, each starting with a RecordHeader and padded
+// to 8 bytes. Files are written by whole buffers, so a rank that dies leaves
+// every buffer it flushed readable; a torn last record is detected by its
+// size and dropped by the merge.
+//
+// Events are packed: a fixed part (function, times, call site) and then only
+// the optional fields whose bit is set in `present`, in bit order, followed
+// by the arrays. A typical point-to-point event takes 48-56 bytes.
+#ifndef RP_COLLECTOR_RAW_FORMAT_H_
+#define RP_COLLECTOR_RAW_FORMAT_H_
+
+#include <cstdint>
+
+namespace rp::raw {
+
+inline constexpr char kMagic[8] = {'R', 'P', 'R', 'A', 'W', '0', '0', '1'};
+inline constexpr uint32_t kVersion = 1;
+
+struct FileHeader {
+  char magic[8];
+  uint32_t version;
+  int32_t rank;
+  int32_t world_size;
+  int32_t pid;
+  int32_t thread_level;   // MPI_THREAD_* provided
+  int32_t sample_hz;      // 0: sampling off
+  int64_t clock_id;       // clockid_t used for timestamps
+  char host[64];
+};
+static_assert(sizeof(FileHeader) == 104);
+
+enum RecordKind : uint16_t {
+  kEvent = 1,
+  kSample = 2,
+  kComm = 3,
+  kClock = 4,
+  kMaps = 5,
+  kEnd = 6,
+  kCmdline = 7,
+};
+
+struct RecordHeader {
+  uint16_t kind;
+  uint16_t fn;     // events: function id (collector/mpi_functions.txt order)
+  uint32_t size;   // bytes of the whole record, header included, multiple of 8
+};
+
+// Optional event fields, in the order they are packed after EventFixed.
+enum EventField : uint32_t {
+  kComm32 = 0,     // int32 rank-local communicator id (CommRecord.local_id)
+  kPeer32,         // int32 world rank, -1 any source, -2 proc null
+  kTag32,          // int32
+  kBytes64,        // int64
+  kRpeer32,        // int32 world rank (Sendrecv source)
+  kRtag32,         // int32
+  kRbytes64,       // int64
+  kRoot32,         // int32 world rank
+  kOp32,           // int32 index into kOpNames, -1 user-defined
+  kReq32,          // int32 request id
+  kMsg32,          // int32 matched-message id
+  kNewcomm32,      // int32 rank-local communicator id
+  kWin32,          // int32 rank-local window id
+  kFh32,           // int32 rank-local file id
+  kOffset64,       // int64
+  kFieldCount
+};
+
+inline constexpr bool Is64(EventField f) {
+  return f == kBytes64 || f == kRbytes64 || f == kOffset64;
+}
+
+struct EventFixed {
+  RecordHeader h;       // kind kEvent, fn
+  uint32_t present;     // bits of EventField
+  uint16_t n_completed; // int32 ids
+  uint16_t n_resolved;  // ResolvedEntry
+  uint16_t n_reqs;      // int32 ids (Startall)
+  uint16_t pad;
+  uint32_t pad2;
+  int64_t t0;
+  int64_t t1;
+  uint64_t site;        // return address of the call
+};
+static_assert(sizeof(EventFixed) == 48);
+
+struct ResolvedEntry {
+  int32_t req;
+  int32_t peer;
+  int32_t tag;
+  int32_t pad;
+  int64_t bytes;
+};
+
+struct SampleFixed {
+  RecordHeader h;       // kind kSample
+  uint32_t depth;       // uint64 return addresses follow, innermost first
+  uint32_t pad;
+  int64_t t;
+};
+
+enum CommKind : int32_t {
+  kWorld = 0, kSelf, kDup, kSplit, kCreate, kCart, kGraph, kDistGraph, kIntercomm,
+  kMerge, kSplitType, kCreateGroup, kOtherComm,
+};
+
+struct CommFixed {
+  RecordHeader h;       // kind kComm
+  int32_t local_id;     // 0 world, 1 self, then in creation order
+  int32_t parent;       // local id, -1 none
+  int32_t kind;         // CommKind
+  int32_t size;         // int32 world ranks follow, in comm rank order
+  int32_t remote_size;  // then the remote group's world ranks
+  int32_t pad;
+};
+
+struct ClockRecord {
+  RecordHeader h;       // kind kClock
+  int32_t when;         // 0 init, 1 finalize
+  int32_t pad;
+  int64_t t;            // local time of the measurement
+  int64_t offset;       // rank 0 time minus local time
+  int64_t rtt;          // round trip of the best exchange
+};
+
+// kind kMaps: TextFixed then the executable lines of /proc/self/maps.
+
+struct TextFixed {
+  RecordHeader h;       // kind kCmdline: /proc/self/cmdline, NUL-separated
+  uint32_t length;
+  uint32_t pad;
+};
+
+struct EndRecord {
+  RecordHeader h;       // kind kEnd
+  int64_t events;
+  int64_t samples;
+  int64_t samples_in_mpi;  // samples skipped because the rank was inside MPI
+  int32_t finalized;       // 1 after MPI_Finalize, 0 at exit without it
+  int32_t pad;
+};
+
+// Predefined reduction operations, in the order kOp32 indexes them.
+inline constexpr const char* kOpNames[] = {
+    "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND", "MPI_LOR",
+    "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MAXLOC", "MPI_MINLOC", "MPI_REPLACE", "MPI_NO_OP",
+};
+
+inline constexpr uint32_t Align8(uint32_t n) { return (n + 7) & ~7u; }
+
+}  // namespace rp::raw
+
+#endif  // RP_COLLECTOR_RAW_FORMAT_H_

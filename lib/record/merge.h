@@ -1,0 +1,50 @@
+// The merge behind rp-record: turns a directory of per-rank collector files
+// into one rp-trace/1 stream, in this order (deterministic for given files):
+//   header; rank records by rank; comm records (ids unified across ranks by
+//   membership and creation order, world = 0); site records (call sites and
+//   sample frames, by module and address); clock measurements by rank; then
+//   mpi and sample records merged by start time (ties: rank, then file
+//   order), with per-rank seq numbers.
+// Two passes over the files: the first collects dictionaries and checks
+// completeness, the second streams events, so memory does not grow with the
+// number of events.
+#ifndef RP_LIB_RECORD_MERGE_H_
+#define RP_LIB_RECORD_MERGE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/trace/writer.h"
+
+namespace rp::record {
+
+struct MergeReport {
+  int world_size = 0;
+  int64_t events = 0;
+  int64_t samples = 0;
+  int64_t sites = 0;
+  int64_t comms = 0;
+  // Everything that makes the trace incomplete, one line each: missing
+  // ranks, torn or corrupt files, ranks that never reached MPI_Finalize.
+  std::vector<std::string> problems;
+};
+
+struct MergeOptions {
+  // The recorded command (rp-record's), for the header; when empty, rank
+  // 0's own command line is used.
+  std::vector<std::string> argv;
+};
+
+// Fails (exit 2) only when nothing can be merged; partial data is written
+// and its gaps listed in the report.
+Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
+                            trace::Writer& writer);
+
+// The collector files in `dir` ("rank-<R>.rpraw"), by rank.
+std::vector<std::pair<int, std::string>> RankFiles(const std::string& dir);
+
+}  // namespace rp::record
+
+#endif  // RP_LIB_RECORD_MERGE_H_

@@ -1,0 +1,155 @@
+#include "lib/record/record.h"
+
+#include <limits.h>
+#include <spdlog/spdlog.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "lib/record/launch.h"
+#include "lib/record/merge.h"
+
+namespace rp::record {
+namespace {
+
+std::string SelfDir() {
+  char path[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) return ".";
+  path[n] = '\0';
+  std::string self(path);
+  return self.substr(0, self.rfind('/'));
+}
+
+std::string Absolute(const std::string& path) {
+  char real[PATH_MAX];
+  if (::realpath(path.c_str(), real)) return real;
+  if (!path.empty() && path[0] == '/') return path;
+  char cwd[PATH_MAX];
+  return std::string(::getcwd(cwd, sizeof cwd) ? cwd : ".") + "/" + path;
+}
+
+// librpcollect.so: --collector, $RP_COLLECTOR, then the installed layout
+// (PREFIX/bin/rp-record, PREFIX/lib/rp/librpcollect.so) and the build tree.
+Expected<std::string> FindCollector(const std::string& given) {
+  std::vector<std::string> candidates;
+  if (!given.empty()) candidates.push_back(given);
+  else if (const char* env = std::getenv("RP_COLLECTOR"); env && *env) candidates.push_back(env);
+  else {
+    const std::string dir = SelfDir();
+    candidates = {dir + "/librpcollect.so", dir + "/../lib/rp/librpcollect.so",
+                  dir + "/../../collector/librpcollect.so",
+                  dir + "/rp-record.runfiles/rp/collector/librpcollect.so"};
+  }
+  for (const std::string& candidate : candidates) {
+    if (::access(candidate.c_str(), R_OK) == 0) return Absolute(candidate);
+  }
+  return InputError("cannot find librpcollect.so (looked at " + candidates.front() +
+                    (candidates.size() > 1 ? " and next to rp-record" : "") +
+                    "); pass --collector PATH or set RP_COLLECTOR");
+}
+
+// Creates the raw directory, or empties it of a previous run's files.
+Status PrepareRawDir(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return InputError(dir + ": cannot create directory: " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return InputError(dir + ": not a directory");
+  }
+  if (::access(dir.c_str(), W_OK) != 0) return InputError(dir + ": not writable");
+  for (const auto& [rank, path] : RankFiles(dir)) ::unlink(path.c_str());
+  return OkStatus();
+}
+
+void RemoveRawDir(const std::string& dir) {
+  for (const auto& [rank, path] : RankFiles(dir)) ::unlink(path.c_str());
+  ::rmdir(dir.c_str());
+}
+
+Status MergeAndReport(const cli::IoOptions& io, const std::string& dir,
+                      const std::vector<std::string>& argv, bool* complete) {
+  RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
+  MergeOptions options;
+  options.argv = argv;
+  RP_ASSIGN_OR_RETURN(MergeReport report, Merge(dir, options, *writer));
+  RP_RETURN_IF_ERROR(writer->Close());
+  spdlog::info("{} ranks, {} events, {} samples, {} call sites, {} communicators -> {}",
+               report.world_size, report.events, report.samples, report.sites, report.comms,
+               io.output == "-" ? "<stdout>" : io.output);
+  for (const std::string& problem : report.problems) spdlog::warn("{}", problem);
+  *complete = report.problems.empty();
+  return OkStatus();
+}
+
+}  // namespace
+
+Status Run(const cli::IoOptions& io, const Options& options) {
+  if (!options.merge_dir.empty()) {
+    if (!options.command.empty()) {
+      return InputError("--merge takes no command (got '" + options.command[0] + "')");
+    }
+    bool complete = false;
+    RP_RETURN_IF_ERROR(MergeAndReport(io, options.merge_dir, {}, &complete));
+    if (!complete) return InputError("the trace is incomplete (see above); merged what was there");
+    return OkStatus();
+  }
+  if (options.command.empty()) {
+    return InputError("no command given; usage: rp-record [-o OUT] -- mpirun -np 4 ./app");
+  }
+  std::string launcher_path;
+  if (!FindProgram(options.command[0], &launcher_path)) {
+    return InputError(options.command[0] + ": command not found");
+  }
+  RP_ASSIGN_OR_RETURN(std::string collector, FindCollector(options.collector));
+  if (io.output == "-" ) {
+    // The job's own stdout would interleave with the trace.
+    spdlog::warn("writing the trace to stdout, where the job's output goes too");
+  }
+  const std::string raw_dir =
+      Absolute(options.raw_dir.empty() ? (io.output == "-" ? std::string("rp-trace.raw") : io.output + ".raw")
+                                       : options.raw_dir);
+  RP_RETURN_IF_ERROR(PrepareRawDir(raw_dir));
+  // Fail before running the job if the output cannot be written.
+  if (io.output != "-") {
+    const std::string probe = io.output + ".rp-record-probe";
+    FILE* f = std::fopen(probe.c_str(), "w");
+    if (f == nullptr) return InputError(io.output + ": cannot create: " + std::strerror(errno));
+    std::fclose(f);
+    ::unlink(probe.c_str());
+  }
+
+  LaunchOptions launch;
+  launch.command = options.command;
+  launch.collector = collector;
+  launch.env = {{"RP_DIR", raw_dir},
+                {"RP_SAMPLE_HZ", std::to_string(options.sample_hz)},
+                {"RP_BUFFER_KB", std::to_string(options.buffer_kb)},
+                {"RP_SITES", options.sites ? "1" : "0"}};
+  spdlog::debug("collector {}, raw files in {}", collector, raw_dir);
+  RP_ASSIGN_OR_RETURN(int exit_code, Launch(launch));
+  if (exit_code != 0) {
+    spdlog::warn("{} exited with status {}; merging what the ranks recorded", options.command[0], exit_code);
+  }
+  if (RankFiles(raw_dir).empty()) {
+    return InputError("no rank recorded anything in " + raw_dir +
+                      " (did the command start MPI programs? is RP_DIR on a file system all "
+                      "nodes can write?)");
+  }
+  bool complete = false;
+  RP_RETURN_IF_ERROR(MergeAndReport(io, raw_dir, options.command, &complete));
+  if (complete && exit_code == 0 && !options.keep) {
+    RemoveRawDir(raw_dir);
+  } else if (!complete || exit_code != 0) {
+    spdlog::warn("raw files kept in {} (rp-record --merge {} merges them again)", raw_dir, raw_dir);
+  }
+  if (exit_code != 0) return InputError("the recorded command failed (exit status " + std::to_string(exit_code) + ")");
+  if (!complete) return InputError("the trace is incomplete (see above)");
+  return OkStatus();
+}
+
+}  // namespace rp::record
