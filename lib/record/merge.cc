@@ -156,6 +156,12 @@ int64_t UnifyComms(std::vector<RankInfo>& ranks, trace::Writer& writer, Status* 
   return next;
 }
 
+bool IsCollector(const std::string& module) {
+  const std::string name = "librpcollect.so";
+  return module.size() >= name.size() && module.compare(module.size() - name.size(), name.size(), name) == 0 &&
+         (module.size() == name.size() || module[module.size() - name.size() - 1] == '/');
+}
+
 // Gives every distinct (module, address) a site id, in (module path,
 // address) order, and writes the site records.
 int64_t WriteSites(std::vector<RankInfo>& ranks, Symbolizer& symbolizer, trace::Writer& writer,
@@ -166,6 +172,9 @@ int64_t WriteSites(std::vector<RankInfo>& ranks, Symbolizer& symbolizer, trace::
     for (uint64_t address : ranks[i].addresses) {
       const Location loc = symbolizer.Locate(ranks[i].rank, address);
       const std::string module = loc.module >= 0 ? symbolizer.ModulePath(loc.module) : "";
+      // Samples taken in the collector's sleep wrappers: the application's
+      // frames start below them.
+      if (IsCollector(module)) continue;
       by_name.emplace(std::make_pair(module, loc.vaddr), loc);
       located[i].emplace_back(address, loc);
     }
