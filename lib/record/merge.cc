@@ -39,7 +39,8 @@ struct RankInfo {
   std::vector<RawComm> comms;
   std::vector<raw::ClockRecord> clocks;
   std::unordered_set<uint64_t> addresses;
-  std::unordered_map<uint64_t, int64_t> site_of;  // address -> site id
+  // address -> first site id and number of inline levels
+  std::unordered_map<uint64_t, std::pair<int64_t, int64_t>> site_of;
   std::vector<int64_t> comm_global;               // local comm id -> global id
   std::string cmdline;
   bool has_end = false;
@@ -162,8 +163,10 @@ bool IsCollector(const std::string& module) {
          (module.size() == name.size() || module[module.size() - name.size() - 1] == '/');
 }
 
-// Gives every distinct (module, address) a site id, in (module path,
-// address) order, and writes the site records.
+// Gives every distinct (module, address, inline level) a site id, in
+// (module path, address, level) order, and writes the site records. An
+// event's site is level 0 (the innermost); a sample frame expands to all
+// levels, innermost first.
 int64_t WriteSites(std::vector<RankInfo>& ranks, Symbolizer& symbolizer, trace::Writer& writer,
                    Status* status) {
   std::map<std::pair<std::string, uint64_t>, Location> by_name;
@@ -179,26 +182,27 @@ int64_t WriteSites(std::vector<RankInfo>& ranks, Symbolizer& symbolizer, trace::
       located[i].emplace_back(address, loc);
     }
   }
-  std::map<std::pair<int32_t, uint64_t>, int64_t> id_of;
+  std::map<std::pair<int32_t, uint64_t>, std::pair<int64_t, int64_t>> ids_of;  // first id, levels
   int64_t next = 0;
   for (const auto& [key, loc] : by_name) {
-    const int64_t id = next++;
-    id_of[{loc.module, loc.vaddr}] = id;
-    trace::SiteRecord site;
-    site.set_id(id);
-    const Symbol symbol = symbolizer.Symbolize(loc);
-    if (!symbol.function.empty()) site.set_fn(symbol.function);
-    if (!symbol.file.empty()) site.set_file(symbol.file);
-    if (symbol.line > 0) site.set_line(symbol.line);
-    if (!key.first.empty()) site.set_module(key.first);
+    const std::vector<Symbol>& frames = symbolizer.Symbolize(loc);
+    ids_of[{loc.module, loc.vaddr}] = {next, static_cast<int64_t>(frames.size())};
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(loc.vaddr));
-    site.set_addr(hex);
-    if (status->ok()) *status = writer.Write(site);
+    for (const Symbol& symbol : frames) {
+      trace::SiteRecord site;
+      site.set_id(next++);
+      if (!symbol.function.empty()) site.set_fn(symbol.function);
+      if (!symbol.file.empty()) site.set_file(symbol.file);
+      if (symbol.line > 0) site.set_line(symbol.line);
+      if (!key.first.empty()) site.set_module(key.first);
+      site.set_addr(hex);
+      if (status->ok()) *status = writer.Write(site);
+    }
   }
   for (size_t i = 0; i < ranks.size(); ++i) {
     for (const auto& [address, loc] : located[i]) {
-      ranks[i].site_of[address] = id_of[{loc.module, loc.vaddr}];
+      ranks[i].site_of[address] = ids_of[{loc.module, loc.vaddr}];
     }
     ranks[i].addresses.clear();
   }
@@ -255,7 +259,7 @@ void ToMpiRecord(const EventView& e, Cursor& c, trace::MpiRecord* m) {
   m->set_t1(e.fixed->t1);
   if (e.fixed->site) {
     auto it = info.site_of.find(e.fixed->site);
-    if (it != info.site_of.end()) m->set_site(it->second);
+    if (it != info.site_of.end()) m->set_site(it->second.first);
   }
   auto global_comm = [&](int64_t local) -> int64_t {
     return local >= 0 && static_cast<size_t>(local) < info.comm_global.size() ? info.comm_global[local] : -1;
@@ -307,7 +311,8 @@ void ToSampleRecord(const SampleView& s, const Cursor& c, int64_t weight, trace:
   stack.clear();
   for (uint32_t i = 0; i < s.fixed->depth; ++i) {
     auto it = c.info->site_of.find(s.frames[i]);
-    if (it != c.info->site_of.end()) stack.push_back(it->second);
+    if (it == c.info->site_of.end()) continue;
+    for (int64_t level = 0; level < it->second.second; ++level) stack.push_back(it->second.first + level);
   }
   if (weight > 0) out->set_weight(weight);
 }

@@ -57,7 +57,7 @@ struct Symbolizer::Module {
   std::string path;
   Dwfl* dwfl = nullptr;  // the module alone, loaded at its ELF vaddrs
   bool tried = false;
-  std::map<uint64_t, Symbol> cache;
+  std::map<uint64_t, std::vector<Symbol>> cache;
 };
 
 Symbolizer::Symbolizer() = default;
@@ -121,8 +121,27 @@ Location Symbolizer::Locate(int rank, uint64_t address) const {
   return Location{r.module, static_cast<uint64_t>(static_cast<int64_t>(address) - r.bias)};
 }
 
-Symbol Symbolizer::Symbolize(const Location& location) {
-  if (location.module < 0) return {};
+namespace {
+
+// The source file of an inlined call (DW_AT_call_file) and its line.
+void CallSite(Dwarf_Die* cu, Dwarf_Die* inlined, std::string* file, int64_t* line) {
+  Dwarf_Attribute attr;
+  Dwarf_Word value = 0;
+  *line = dwarf_formudata(dwarf_attr(inlined, DW_AT_call_line, &attr), &value) == 0 ? value : 0;
+  file->clear();
+  Dwarf_Files* files = nullptr;
+  size_t count = 0;
+  if (dwarf_formudata(dwarf_attr(inlined, DW_AT_call_file, &attr), &value) == 0 &&
+      dwarf_getsrcfiles(cu, &files, &count) == 0 && value < count) {
+    if (const char* name = dwarf_filesrc(files, value, nullptr, nullptr)) *file = name;
+  }
+}
+
+}  // namespace
+
+const std::vector<Symbol>& Symbolizer::Symbolize(const Location& location) {
+  static const std::vector<Symbol> kUnknown(1);
+  if (location.module < 0) return kUnknown;
   Module& m = modules_[location.module];
   auto cached = m.cache.find(location.vaddr);
   if (cached != m.cache.end()) return cached->second;
@@ -145,33 +164,55 @@ Symbol Symbolizer::Symbolize(const Location& location) {
       }
     }
   }
-  Symbol symbol;
+  std::vector<Symbol> frames;
   const Dwarf_Addr addr = location.vaddr - 1;  // inside the call instruction
   if (Dwfl_Module* mod = m.dwfl ? dwfl_addrmodule(m.dwfl, addr) : nullptr) {
-    symbol.function = Demangle(dwfl_module_addrname(mod, addr));
+    Symbol innermost;
+    innermost.function = Demangle(dwfl_module_addrname(mod, addr));
     if (Dwfl_Line* line = dwfl_module_getsrc(mod, addr)) {
       int lineno = 0;
       if (const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
-        symbol.file = file;
-        symbol.line = lineno;
+        innermost.file = file;
+        innermost.line = lineno;
       }
     }
-    // The innermost function at the address, inlined ones included.
     Dwarf_Addr bias = 0;
-    if (Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias)) {
-      Dwarf_Die* scopes = nullptr;
-      const int n = dwarf_getscopes(cu, addr - bias, &scopes);
-      for (int i = 0; i < n; ++i) {
-        const int tag = dwarf_tag(&scopes[i]);
-        if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) continue;
-        if (const char* name = dwarf_diename(&scopes[i])) symbol.function = Demangle(name);
-        break;
-      }
+    Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
+    Dwarf_Die* scopes = nullptr;
+    int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+    // dwarf_getscopes continues into an inlined function's abstract
+    // definition; the concrete nesting (what the code was inlined into)
+    // comes from the innermost DIE's parents, as eu-addr2line -i does.
+    if (n > 0) {
+      Dwarf_Die innermost_die;
+      Dwarf_Addr dwarf_bias = 0;
+      Dwarf* dwarf = dwfl_module_getdwarf(mod, &dwarf_bias);
+      const bool found = dwarf != nullptr &&
+                         dwarf_offdie(dwarf, dwarf_dieoffset(&scopes[0]), &innermost_die) != nullptr;
       std::free(scopes);
+      scopes = nullptr;
+      n = found ? dwarf_getscopes_die(&innermost_die, &scopes) : 0;
     }
+    std::string file = innermost.file;
+    int64_t line = innermost.line;
+    for (int i = 0; i < n; ++i) {
+      const int tag = dwarf_tag(&scopes[i]);
+      if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) continue;
+      Symbol frame;
+      const char* name = dwarf_diename(&scopes[i]);
+      frame.function = name ? Demangle(name) : innermost.function;
+      frame.file = file;
+      frame.line = line;
+      frames.push_back(frame);
+      if (tag == DW_TAG_subprogram) break;
+      CallSite(cu, &scopes[i], &file, &line);
+    }
+    std::free(scopes);
+    if (frames.empty()) frames.push_back(innermost);
+  } else {
+    frames.emplace_back();
   }
-  m.cache.emplace(location.vaddr, symbol);
-  return symbol;
+  return m.cache.emplace(location.vaddr, std::move(frames)).first->second;
 }
 
 }  // namespace rp::record

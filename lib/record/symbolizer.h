@@ -2,8 +2,9 @@
 // is first placed in a module (from the rank's saved /proc/self/maps and the
 // module's ELF program headers, so address-space randomisation does not
 // matter), then the module-relative address is looked up once in the
-// module's symbols and DWARF line table (libdw), innermost inlined function
-// first.
+// module's symbols and DWARF line table (libdw). An address inside inlined
+// code gives a chain of frames: the inlined function at its line, then the
+// function it was inlined into at the line of the inlined call, and so on.
 #ifndef RP_LIB_RECORD_SYMBOLIZER_H_
 #define RP_LIB_RECORD_SYMBOLIZER_H_
 
@@ -40,8 +41,9 @@ class Symbolizer {
   void AddMaps(int rank, std::string_view maps);
   Location Locate(int rank, uint64_t address) const;
   const std::string& ModulePath(int32_t module) const;
-  // Function, file and line of the call whose return address is `vaddr`.
-  Symbol Symbolize(const Location& location);
+  // Function, file and line of the call whose return address is `vaddr`,
+  // then of each function it is inlined into: innermost first, at least one.
+  const std::vector<Symbol>& Symbolize(const Location& location);
 
  private:
   struct Module;
