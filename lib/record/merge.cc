@@ -3,6 +3,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <map>
@@ -340,6 +341,11 @@ std::vector<std::pair<int, std::string>> RankFiles(const std::string& dir) {
 Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
                             trace::Writer& writer) {
   MergeReport report;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    ::closedir(d);
+  } else {
+    return InputError(dir + ": cannot open directory: " + std::strerror(errno));
+  }
   const auto files = RankFiles(dir);
   if (files.empty()) {
     return InputError(dir + ": no collector files (rank-<R>.rpraw); was librpcollect.so preloaded "
@@ -366,7 +372,11 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
     Scan(**file, info, symbolizer);
     ranks.push_back(std::move(info));
   }
-  if (ranks.empty()) return InputError(dir + ": no readable collector file");
+  if (ranks.empty()) {
+    std::string why;
+    for (const std::string& problem : report.problems) why += "\n  " + problem;
+    return InputError(dir + ": no readable collector file:" + why);
+  }
 
   int world = 0;
   for (const RankInfo& info : ranks) world = std::max(world, info.header.world_size);
@@ -427,14 +437,23 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
   }
   RP_RETURN_IF_ERROR(writer.Write(header));
 
-  for (const RankInfo& info : ranks) {
+  // Every rank of the world gets a rank record; one without data is
+  // marked incomplete with no events.
+  for (int r = 0, next = 0; r < world; ++r) {
     trace::RankRecord rank;
-    rank.set_rank(info.rank);
-    rank.set_host(std::string(info.header.host, strnlen(info.header.host, sizeof info.header.host)));
-    rank.set_pid(info.header.pid);
-    rank.set_events(info.events);
-    rank.set_samples(info.samples);
-    rank.set_complete(info.has_end && info.end.finalized && info.problem.empty());
+    rank.set_rank(r);
+    if (next < static_cast<int>(ranks.size()) && ranks[next].rank == r) {
+      const RankInfo& info = ranks[next++];
+      rank.set_host(std::string(info.header.host, strnlen(info.header.host, sizeof info.header.host)));
+      rank.set_pid(info.header.pid);
+      rank.set_events(info.events);
+      rank.set_samples(info.samples);
+      rank.set_complete(info.has_end && info.end.finalized && info.problem.empty());
+    } else {
+      rank.set_events(0);
+      rank.set_samples(0);
+      rank.set_complete(false);
+    }
     RP_RETURN_IF_ERROR(writer.Write(rank));
   }
   Status status;

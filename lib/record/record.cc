@@ -106,14 +106,10 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     return InputError(options.command[0] + ": command not found");
   }
   RP_ASSIGN_OR_RETURN(std::string collector, FindCollector(options.collector));
-  if (io.output == "-" ) {
+  if (io.output == "-") {
     // The job's own stdout would interleave with the trace.
     spdlog::warn("writing the trace to stdout, where the job's output goes too");
   }
-  const std::string raw_dir =
-      Absolute(options.raw_dir.empty() ? (io.output == "-" ? std::string("rp-trace.raw") : io.output + ".raw")
-                                       : options.raw_dir);
-  RP_RETURN_IF_ERROR(PrepareRawDir(raw_dir));
   // Fail before running the job if the output cannot be written.
   if (io.output != "-") {
     const std::string probe = io.output + ".rp-record-probe";
@@ -122,6 +118,10 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     std::fclose(f);
     ::unlink(probe.c_str());
   }
+  const std::string raw_dir =
+      Absolute(options.raw_dir.empty() ? (io.output == "-" ? std::string("rp-trace.raw") : io.output + ".raw")
+                                       : options.raw_dir);
+  RP_RETURN_IF_ERROR(PrepareRawDir(raw_dir));
 
   LaunchOptions launch;
   launch.command = options.command;

@@ -1,0 +1,1 @@
+rp-record --sample-hz -5 -- true

@@ -1,0 +1,1 @@
+rp-record --help | grep -c -- "--merge"

@@ -1,0 +1,1 @@
+rp-record --merge /nonexistent-dir -o /tmp/rp-golden.ndjson

@@ -1,0 +1,1 @@
+d=$(mktemp -d); printf "garbage that is not a collector file, long enough to fill a header............................................................." > $d/rank-0.rpraw; printf "RPRAW001" > $d/rank-1.rpraw; rp-record --merge $d -o $d/out.ndjson 2>&1 | sed "s|$d|DIR|g"; echo "exit ${PIPESTATUS[0]}"; rm -rf $d

@@ -1,0 +1,1 @@
+rp-record --merge /tmp -o /tmp/rp-golden.ndjson -- mpirun ./app

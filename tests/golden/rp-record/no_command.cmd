@@ -1,0 +1,1 @@
+rp-record -o /tmp/rp-golden.ndjson

@@ -1,0 +1,1 @@
+rp-record -o /nonexistent-dir/run.ndjson -- true
