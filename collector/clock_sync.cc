@@ -14,25 +14,25 @@ ClockOffset MeasureClockOffset(int exchanges) {
   int rank = 0, size = 0;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
-  ClockOffset result{Now(), 0, 0};
+  ClockOffset result{MonotonicNs(), 0, 0};
   constexpr int kTag = 7;
   if (rank == 0) {
     for (int peer = 1; peer < size; ++peer) {
       for (int i = 0; i < exchanges; ++i) {
         int64_t ping = 0;
         PMPI_Recv(&ping, 1, MPI_INT64_T, peer, kTag, comm, MPI_STATUS_IGNORE);
-        const int64_t now = Now();
+        const int64_t now = MonotonicNs();
         PMPI_Send(&now, 1, MPI_INT64_T, peer, kTag, comm);
       }
     }
   } else {
     int64_t best_rtt = INT64_MAX;
     for (int i = 0; i < exchanges; ++i) {
-      const int64_t sent = Now();
+      const int64_t sent = MonotonicNs();
       PMPI_Send(&sent, 1, MPI_INT64_T, 0, kTag, comm);
       int64_t remote = 0;
       PMPI_Recv(&remote, 1, MPI_INT64_T, 0, kTag, comm, MPI_STATUS_IGNORE);
-      const int64_t received = Now();
+      const int64_t received = MonotonicNs();
       const int64_t rtt = received - sent;
       if (rtt < best_rtt) {
         best_rtt = rtt;

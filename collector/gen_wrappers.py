@@ -702,14 +702,15 @@ def emit_special(fn):
              "  if (!call.recording()) return PMPI_Pcontrol(level);",
              "  call.Start();", "  const int rc = PMPI_Pcontrol(level);", "  call.Stop();",
              "  call.Tag(level);", "  call.Commit();", "  return rc;", "}"]
-        f = ['extern "C" void pmpi_pcontrol_(MPI_Fint* level, MPI_Fint* ierr) __attribute__((weak));',
-             'extern "C" RP_EXPORT void mpi_pcontrol_(MPI_Fint* level, MPI_Fint* ierr) {',
+        # Fortran's MPI_PCONTROL(LEVEL) has no IERROR argument.
+        f = ['extern "C" void pmpi_pcontrol_(MPI_Fint* level) __attribute__((weak));',
+             'extern "C" RP_EXPORT void mpi_pcontrol_(MPI_Fint* level) {',
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
              '  if (pmpi_pcontrol_ == nullptr) rpc::MissingFortranMpi("pmpi_pcontrol_");',
-             "  if (!call.recording()) return pmpi_pcontrol_(level, ierr);",
-             "  call.Start();", "  pmpi_pcontrol_(level, ierr);", "  call.Stop();",
+             "  if (!call.recording()) return pmpi_pcontrol_(level);",
+             "  call.Start();", "  pmpi_pcontrol_(level);", "  call.Stop();",
              "  call.Tag(*level);", "  call.Commit();", "}"]
-        decl = "MPI_Fint* level, MPI_Fint* ierr"
+        decl = "MPI_Fint* level"
     else:
         raise ValueError("no special wrapper for " + fn.name)
     first = fortran_names(fn)[0]

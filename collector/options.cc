@@ -1,6 +1,9 @@
 #include "collector/options.h"
 
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
 
 namespace rp::collector {
 namespace {
@@ -14,6 +17,21 @@ long EnvInt(const char* name, long fallback, long min, long max) {
   return value;
 }
 
+// An invariant time-stamp counter ticks at a constant rate in every power
+// state and is synchronised across cores: its ticks are a clock.
+bool InvariantTsc() {
+#if defined(__x86_64__)
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.compare(0, 5, "flags") != 0) continue;
+    return line.find(" constant_tsc") != std::string::npos &&
+           line.find(" nonstop_tsc") != std::string::npos;
+  }
+#endif
+  return false;
+}
+
 }  // namespace
 
 Options ReadOptions() {
@@ -24,6 +42,8 @@ Options ReadOptions() {
   o.sample_hz = static_cast<int>(EnvInt("RP_SAMPLE_HZ", 200, 0, 10000));
   o.sample_depth = static_cast<int>(EnvInt("RP_SAMPLE_DEPTH", 48, 1, 512));
   o.clock_exchanges = static_cast<int>(EnvInt("RP_CLOCK_EXCHANGES", 8, 1, 1000));
+  const char* timer = std::getenv("RP_TIMER");
+  o.timer_ticks = !(timer != nullptr && std::strcmp(timer, "monotonic") == 0) && InvariantTsc();
   return o;
 }
 

@@ -5,9 +5,9 @@
 // every buffer it flushed readable; a torn last record is detected by its
 // size and dropped by the merge.
 //
-// Events are packed: a fixed part (function, times, call site) and then only
-// the optional fields whose bit is set in `present`, in bit order, followed
-// by the arrays. A typical point-to-point event takes 48-56 bytes.
+// Events are packed: a fixed part (function, start, duration, call site) and
+// then only the optional fields whose bit is set in `present`, in bit order,
+// followed by the arrays. A typical point-to-point event takes 48-56 bytes.
 #ifndef RP_COLLECTOR_RAW_FORMAT_H_
 #define RP_COLLECTOR_RAW_FORMAT_H_
 
@@ -26,10 +26,18 @@ struct FileHeader {
   int32_t pid;
   int32_t thread_level;   // MPI_THREAD_* provided
   int32_t sample_hz;      // 0: sampling off
-  int64_t clock_id;       // clockid_t used for timestamps
+  int64_t clock_id;       // clockid_t of the nanosecond clock (CLOCK_MONOTONIC)
+  int32_t timer;          // kTimerNs: event times are ns; kTimerTicks: TSC ticks
+  int32_t pad;
   char host[64];
 };
-static_assert(sizeof(FileHeader) == 104);
+static_assert(sizeof(FileHeader) == 112);
+
+// Event and sample times are either nanoseconds of clock_id, or CPU
+// time-stamp counter ticks converted by the merge through the CalibRecords
+// (pairs of ticks and nanoseconds) written at start-up and with every
+// flushed buffer.
+enum Timer : int32_t { kTimerNs = 0, kTimerTicks = 1 };
 
 enum RecordKind : uint16_t {
   kEvent = 1,
@@ -39,6 +47,7 @@ enum RecordKind : uint16_t {
   kMaps = 5,
   kEnd = 6,
   kCmdline = 7,
+  kCalib = 8,
 };
 
 struct RecordHeader {
@@ -48,7 +57,7 @@ struct RecordHeader {
 };
 
 // Optional event fields, in the order they are packed after EventFixed.
-enum EventField : uint32_t {
+enum EventField : uint16_t {
   kComm32 = 0,     // int32 rank-local communicator id (CommRecord.local_id)
   kPeer32,         // int32 world rank, -1 any source, -2 proc null
   kTag32,          // int32
@@ -64,26 +73,27 @@ enum EventField : uint32_t {
   kWin32,          // int32 rank-local window id
   kFh32,           // int32 rank-local file id
   kOffset64,       // int64
+  kDuration64,     // int64 t1 - t0 when it does not fit EventFixed.duration
   kFieldCount
 };
+static_assert(kFieldCount <= 16);
 
 inline constexpr bool Is64(EventField f) {
-  return f == kBytes64 || f == kRbytes64 || f == kOffset64;
+  return f == kBytes64 || f == kRbytes64 || f == kOffset64 || f == kDuration64;
 }
 
-struct EventFixed {
+// 36 bytes; the optional fields follow (4-byte aligned), then the arrays.
+struct __attribute__((packed)) EventFixed {
   RecordHeader h;       // kind kEvent, fn
-  uint32_t present;     // bits of EventField
+  uint16_t present;     // bits of EventField
   uint16_t n_completed; // int32 ids
   uint16_t n_resolved;  // ResolvedEntry
   uint16_t n_reqs;      // int32 ids (Startall)
-  uint16_t pad;
-  uint32_t pad2;
   int64_t t0;
-  int64_t t1;
   uint64_t site;        // return address of the call
+  uint32_t duration;    // t1 - t0; UINT32_MAX: see kDuration64
 };
-static_assert(sizeof(EventFixed) == 48);
+static_assert(sizeof(EventFixed) == 36);
 
 struct ResolvedEntry {
   int32_t req;
@@ -130,6 +140,12 @@ struct TextFixed {
   RecordHeader h;       // kind kCmdline: /proc/self/cmdline, NUL-separated
   uint32_t length;
   uint32_t pad;
+};
+
+struct CalibRecord {
+  RecordHeader h;       // kind kCalib
+  int64_t ticks;        // time-stamp counter
+  int64_t ns;           // clock_id at the same moment
 };
 
 struct EndRecord {

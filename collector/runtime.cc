@@ -5,7 +5,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -25,6 +27,7 @@ namespace rp::collector {
 
 thread_local int t_depth = 0;
 bool g_recording = false;
+bool g_ticks = false;
 
 namespace {
 
@@ -82,6 +85,7 @@ struct State {
   std::vector<char> buffer;
   size_t used = 0;
   int64_t events = 0;
+  int64_t last_calibration = 0;  // ticks
 
   HandleMap comm_ids;            // MPI_Comm -> index into comms
   std::vector<CommInfo> comms;   // index = rank-local comm id
@@ -118,8 +122,28 @@ void WriteAll(int fd, const char* data, size_t n) {
   }
 }
 
+raw::CalibRecord Calibration() {
+  raw::CalibRecord calib{};
+  calib.h = {raw::kCalib, 0, sizeof calib};
+  calib.ticks = Now();
+  calib.ns = MonotonicNs();
+  return calib;
+}
+
+// Writes the buffer, ending it with a tick/ns calibration pair so that the
+// merge can convert the times of every buffer that reached the disk.
 void FlushLocked(State& s) {
-  if (s.fd >= 0 && s.used > 0) WriteAll(s.fd, s.buffer.data(), s.used);
+  if (s.fd < 0) return;
+  if (g_ticks) {
+    const raw::CalibRecord calib = Calibration();
+    if (s.used + sizeof calib > s.buffer.size()) {
+      WriteAll(s.fd, s.buffer.data(), s.used);
+      s.used = 0;
+    }
+    std::memcpy(s.buffer.data() + s.used, &calib, sizeof calib);
+    s.used += sizeof calib;
+  }
+  if (s.used > 0) WriteAll(s.fd, s.buffer.data(), s.used);
   s.used = 0;
 }
 
@@ -256,6 +280,10 @@ void OnFatalSignal(int sig) {
     end.finalized = 0;
     WriteAll(s.fd, s.buffer.data(), s.used);
     s.used = 0;
+    if (g_ticks) {
+      const raw::CalibRecord calib = Calibration();  // clock_gettime is async-signal-safe
+      WriteAll(s.fd, reinterpret_cast<const char*>(&calib), sizeof calib);
+    }
     WriteAll(s.fd, reinterpret_cast<const char*>(&end), sizeof end);
     s.finished = true;
   }
@@ -312,19 +340,80 @@ void AppendClock(State& s, int when) {
   AppendRecord(s, &clock, sizeof clock);
 }
 
-void AppendPlainEvent(State& s, uint16_t fn, const void* site, int64_t t0, int64_t t1) {
+// Ticks between calibration pairs inside the stream (~0.1 s at 3 GHz), so
+// that a file cut short still converts to nanoseconds.
+constexpr int64_t kCalibrationTicks = int64_t{1} << 28;
+
+// Packs one event (raw_format.h) with this thread's arrays into the buffer.
+void AppendEvent(State& s, uint16_t fn, uint64_t site, int64_t t0, int64_t t1, uint16_t present,
+                 int64_t* fields) {
+  if (g_ticks && t1 - s.last_calibration > kCalibrationTicks) {
+    const raw::CalibRecord calib = Calibration();
+    s.last_calibration = calib.ticks;
+    AppendRecord(s, &calib, sizeof calib);
+  }
   raw::EventFixed e{};
-  e.h = {raw::kEvent, fn, sizeof e};
+  const int64_t duration = t1 - t0;
+  if (duration < 0 || duration >= UINT32_MAX) {
+    present |= 1u << raw::kDuration64;
+    fields[raw::kDuration64] = duration;
+    e.duration = UINT32_MAX;
+  } else {
+    e.duration = static_cast<uint32_t>(duration);
+  }
+  uint32_t size = sizeof e;
+  for (uint32_t bits = present; bits; bits &= bits - 1) {
+    size += raw::Is64(static_cast<raw::EventField>(__builtin_ctz(bits))) ? 8 : 4;
+  }
+  size += 4 * t_completed.size() + sizeof(raw::ResolvedEntry) * t_resolved.size() +
+          4 * t_started.size();
+  size = raw::Align8(size);
+  e.h = {raw::kEvent, fn, size};
+  e.present = present;
+  e.n_completed = static_cast<uint16_t>(t_completed.size());
+  e.n_resolved = static_cast<uint16_t>(t_resolved.size());
+  e.n_reqs = static_cast<uint16_t>(t_started.size());
   e.t0 = t0;
-  e.t1 = t1;
-  e.site = s.options.sites ? reinterpret_cast<uint64_t>(site) : 0;
-  AppendRecord(s, &e, sizeof e);
+  e.site = site;
+  char* out = Reserve(s, size);
+  char* p = out;
+  std::memcpy(p, &e, sizeof e);
+  p += sizeof e;
+  for (uint32_t bits = present; bits; bits &= bits - 1) {
+    const int field = __builtin_ctz(bits);
+    if (raw::Is64(static_cast<raw::EventField>(field))) {
+      std::memcpy(p, &fields[field], 8);
+      p += 8;
+    } else {
+      const int32_t v = static_cast<int32_t>(fields[field]);
+      std::memcpy(p, &v, 4);
+      p += 4;
+    }
+  }
+  if (!t_completed.empty() || !t_resolved.empty() || !t_started.empty()) {
+    std::memcpy(p, t_completed.data(), 4 * t_completed.size());
+    p += 4 * t_completed.size();
+    std::memcpy(p, t_resolved.data(), sizeof(raw::ResolvedEntry) * t_resolved.size());
+    p += sizeof(raw::ResolvedEntry) * t_resolved.size();
+    std::memcpy(p, t_started.data(), 4 * t_started.size());
+    p += 4 * t_started.size();
+    t_completed.clear();
+    t_resolved.clear();
+    t_started.clear();
+  }
+  while (p < out + size) *p++ = 0;
+  s.used += size;
   ++s.events;
+}
+
+void AppendPlainEvent(State& s, uint16_t fn, const void* site, int64_t t0, int64_t t1) {
+  int64_t fields[raw::kFieldCount];
+  AppendEvent(s, fn, s.options.sites ? reinterpret_cast<uint64_t>(site) : 0, t0, t1, 0, fields);
 }
 
 }  // namespace
 
-int64_t Now() {
+int64_t MonotonicNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1'000'000'000LL + ts.tv_nsec;
@@ -487,52 +576,8 @@ void Call::Resolved(int32_t id, int peer, int tag, int64_t bytes) {
 
 void Call::Commit() {
   State& s = S();
-  raw::EventFixed e{};
-  uint32_t size = sizeof e;
-  for (uint32_t bits = present_; bits; bits &= bits - 1) {
-    size += raw::Is64(static_cast<raw::EventField>(__builtin_ctz(bits))) ? 8 : 4;
-  }
-  size += 4 * t_completed.size() + sizeof(raw::ResolvedEntry) * t_resolved.size() +
-          4 * t_started.size();
-  size = raw::Align8(size);
-  e.h = {raw::kEvent, fn_, size};
-  e.present = present_;
-  e.n_completed = static_cast<uint16_t>(t_completed.size());
-  e.n_resolved = static_cast<uint16_t>(t_resolved.size());
-  e.n_reqs = static_cast<uint16_t>(t_started.size());
-  e.t0 = t0_;
-  e.t1 = t1_;
-  e.site = s.options.sites ? site_ : 0;
-  {
-    Locked lock(s);
-    char* out = Reserve(s, size);
-    char* p = out;
-    std::memcpy(p, &e, sizeof e);
-    p += sizeof e;
-    for (uint32_t bits = present_; bits; bits &= bits - 1) {
-      const int field = __builtin_ctz(bits);
-      if (raw::Is64(static_cast<raw::EventField>(field))) {
-        std::memcpy(p, &fields_[field], 8);
-        p += 8;
-      } else {
-        const int32_t v = static_cast<int32_t>(fields_[field]);
-        std::memcpy(p, &v, 4);
-        p += 4;
-      }
-    }
-    std::memcpy(p, t_completed.data(), 4 * t_completed.size());
-    p += 4 * t_completed.size();
-    std::memcpy(p, t_resolved.data(), sizeof(raw::ResolvedEntry) * t_resolved.size());
-    p += sizeof(raw::ResolvedEntry) * t_resolved.size();
-    std::memcpy(p, t_started.data(), 4 * t_started.size());
-    p += 4 * t_started.size();
-    std::memset(p, 0, out + size - p);
-    s.used += size;
-    ++s.events;
-  }
-  t_completed.clear();
-  t_resolved.clear();
-  t_started.clear();
+  Locked lock(s);
+  AppendEvent(s, fn_, s.options.sites ? site_ : 0, t0_, t1_, present_, fields_);
 }
 
 // --- requests ---------------------------------------------------------------
@@ -706,6 +751,7 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
     return;
   }
   s.buffer.resize(s.options.buffer_bytes);
+  g_ticks = s.options.timer_ticks;
 
   raw::FileHeader header{};
   std::memcpy(header.magic, raw::kMagic, sizeof header.magic);
@@ -716,8 +762,14 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   header.thread_level = thread_level;
   header.sample_hz = s.options.sample_hz;
   header.clock_id = CLOCK_MONOTONIC;
+  header.timer = g_ticks ? raw::kTimerTicks : raw::kTimerNs;
   ::gethostname(header.host, sizeof header.host - 1);
   AppendRecord(s, &header, sizeof header);
+  if (g_ticks) {
+    const raw::CalibRecord calib = Calibration();
+    s.last_calibration = calib.ticks;
+    AppendRecord(s, &calib, sizeof calib);
+  }
 
   CommInfo world;
   world.members.resize(s.world_size);

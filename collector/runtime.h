@@ -28,12 +28,23 @@
 
 namespace rp::collector {
 
+// CLOCK_MONOTONIC in nanoseconds.
+int64_t MonotonicNs();
+
 // Nesting depth of wrappers on this thread; > 0 means "inside MPI".
 extern thread_local int t_depth;
 // True between the end of MPI_Init and the start of MPI_Finalize.
 extern bool g_recording;
 
-int64_t Now();
+// Event time: TSC ticks when the CPU has an invariant TSC (a few ns to
+// read), else CLOCK_MONOTONIC nanoseconds; the merge turns ticks into ns.
+extern bool g_ticks;
+inline int64_t Now() {
+#if defined(__x86_64__)
+  if (g_ticks) return static_cast<int64_t>(__builtin_ia32_rdtsc());
+#endif
+  return MonotonicNs();
+}
 
 // Bytes of `count` elements of `type` (0 for MPI_DATATYPE_NULL).
 int64_t Bytes(int64_t count, MPI_Datatype type);
@@ -101,7 +112,7 @@ class Call {
  private:
   friend class Recorder;
   void Set(raw::EventField field, int64_t value) {
-    present_ |= 1u << field;
+    present_ |= static_cast<uint16_t>(1u << field);
     fields_[field] = value;
   }
 
@@ -109,7 +120,7 @@ class Call {
   bool recording_;
   uint64_t site_;
   int64_t t0_ = 0, t1_ = 0;
-  uint32_t present_ = 0;
+  uint16_t present_ = 0;
   int64_t fields_[raw::kFieldCount];
 };
 

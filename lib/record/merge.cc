@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -33,6 +34,36 @@ struct RawComm {
   std::vector<int32_t> members, remote;
 };
 
+// Converts a rank's event times to nanoseconds: identity for ranks that
+// recorded nanoseconds; for time-stamp counter ticks, piecewise linear
+// through the (ticks, ns) pairs the collector wrote with its buffers.
+class TimeMap {
+ public:
+  void SetTicks(bool ticks) { ticks_ = ticks; }
+  void Add(int64_t ticks, int64_t ns) { points_.emplace_back(ticks, ns); }
+  void Finish() {
+    std::sort(points_.begin(), points_.end());
+    points_.erase(std::unique(points_.begin(), points_.end(),
+                              [](const auto& a, const auto& b) { return a.first == b.first; }),
+                  points_.end());
+  }
+  bool usable() const { return !ticks_ || points_.size() >= 2; }
+  int64_t ToNs(int64_t t) const {
+    if (!ticks_ || points_.size() < 2) return t;
+    auto after = std::upper_bound(points_.begin(), points_.end(), std::make_pair(t, INT64_MAX));
+    if (after == points_.begin()) ++after;
+    if (after == points_.end()) --after;
+    const auto& [t1, n1] = *after;
+    const auto& [t0, n0] = *(after - 1);
+    const double slope = static_cast<double>(n1 - n0) / static_cast<double>(t1 - t0);
+    return n0 + static_cast<int64_t>(std::llround(static_cast<double>(t - t0) * slope));
+  }
+
+ private:
+  bool ticks_ = false;
+  std::vector<std::pair<int64_t, int64_t>> points_;
+};
+
 struct RankInfo {
   int rank = -1;
   std::string path;
@@ -44,6 +75,7 @@ struct RankInfo {
   std::unordered_map<uint64_t, std::pair<int64_t, int64_t>> site_of;
   std::vector<int64_t> comm_global;               // local comm id -> global id
   std::string cmdline;
+  TimeMap time;
   bool has_end = false;
   raw::EndRecord end{};
   int64_t events = 0;
@@ -112,6 +144,12 @@ void Scan(RawFile& file, RankInfo& info, Symbolizer& symbolizer) {
       case raw::kCmdline:
         info.cmdline = std::string(RecordText(rec));
         break;
+      case raw::kCalib:
+        if (rec->size >= sizeof(raw::CalibRecord)) {
+          const auto* calib = reinterpret_cast<const raw::CalibRecord*>(rec);
+          info.time.Add(calib->ticks, calib->ns);
+        }
+        break;
       case raw::kEnd:
         if (rec->size >= sizeof(raw::EndRecord)) {
           info.has_end = true;
@@ -121,6 +159,11 @@ void Scan(RawFile& file, RankInfo& info, Symbolizer& symbolizer) {
     }
   }
   if (info.problem.empty()) info.problem = file.problem();
+  info.time.Finish();
+  if (!info.time.usable() && info.events + info.samples > 0) {
+    info.problem += std::string(info.problem.empty() ? "" : "; ") +
+                    "no clock calibration: event times are left in CPU ticks";
+  }
 }
 
 // Communicators are created collectively, in the same order on every member,
@@ -236,8 +279,8 @@ struct Cursor {
     while (const raw::RecordHeader* rec = file->Next()) {
       if (rec->kind != raw::kEvent && rec->kind != raw::kSample) continue;
       record.assign(reinterpret_cast<const char*>(rec), reinterpret_cast<const char*>(rec) + rec->size);
-      time = rec->kind == raw::kEvent ? reinterpret_cast<const raw::EventFixed*>(rec)->t0
-                                      : reinterpret_cast<const raw::SampleFixed*>(rec)->t;
+      time = info->time.ToNs(rec->kind == raw::kEvent ? reinterpret_cast<const raw::EventFixed*>(rec)->t0
+                                                      : reinterpret_cast<const raw::SampleFixed*>(rec)->t);
       ++order;
       return true;
     }
@@ -256,8 +299,8 @@ void ToMpiRecord(const EventView& e, Cursor& c, trace::MpiRecord* m) {
   const uint16_t fn = e.fixed->h.fn;
   m->set_fn(fn < collector::fn::kFunctionCount ? collector::fn::kFunctionNames[fn]
                                                : "MPI_unknown_" + std::to_string(fn));
-  m->set_t0(e.fixed->t0);
-  m->set_t1(e.fixed->t1);
+  m->set_t0(info.time.ToNs(e.fixed->t0));
+  m->set_t1(std::max(m->t0, info.time.ToNs(e.fixed->t0 + e.duration())));
   if (e.fixed->site) {
     auto it = info.site_of.find(e.fixed->site);
     if (it != info.site_of.end()) m->set_site(it->second.first);
@@ -307,7 +350,7 @@ void ToMpiRecord(const EventView& e, Cursor& c, trace::MpiRecord* m) {
 void ToSampleRecord(const SampleView& s, const Cursor& c, int64_t weight, trace::SampleRecord* out) {
   out->Clear();
   out->set_rank(c.info->rank);
-  out->set_t(s.fixed->t);
+  out->set_t(c.info->time.ToNs(s.fixed->t));
   std::vector<int64_t>& stack = out->mutable_stack();
   stack.clear();
   for (uint32_t i = 0; i < s.fixed->depth; ++i) {
@@ -365,6 +408,7 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
     info.rank = rank;
     info.path = path;
     info.header = (*file)->header();
+    info.time.SetTicks(info.header.timer == raw::kTimerTicks);
     if (info.header.rank != rank) {
       report.problems.push_back(path + ": file header says rank " + std::to_string(info.header.rank));
       continue;

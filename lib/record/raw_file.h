@@ -10,6 +10,7 @@
 #ifndef RP_LIB_RECORD_RAW_FILE_H_
 #define RP_LIB_RECORD_RAW_FILE_H_
 
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -61,6 +62,10 @@ struct EventView {
   const char* resolved;  // n_resolved ResolvedEntry, possibly unaligned
   const int32_t* started;
   bool has(raw::EventField f) const { return (fixed->present >> f) & 1; }
+  int64_t duration() const {
+    return fixed->duration == UINT32_MAX && has(raw::kDuration64) ? fields[raw::kDuration64]
+                                                                  : fixed->duration;
+  }
   raw::ResolvedEntry resolved_at(size_t i) const {
     raw::ResolvedEntry entry;
     std::memcpy(&entry, resolved + i * sizeof entry, sizeof entry);
