@@ -787,6 +787,13 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   AppendMaps(s);
   AppendClock(s, 0);
   AppendPlainEvent(s, init_fn, site, init_t0, init_t1);
+  if (g_ticks) {
+    // A second pair, after the handshake's milliseconds, so that even a
+    // short run cut before its first flush has a tick rate.
+    const raw::CalibRecord calib = Calibration();
+    s.last_calibration = calib.ticks;
+    AppendRecord(s, &calib, sizeof calib);
+  }
   InstallSignalHandlers();
   std::atexit(OnExit);
   g_recording = true;

@@ -48,6 +48,20 @@ class TimeMap {
                   points_.end());
   }
   bool usable() const { return !ticks_ || points_.size() >= 2; }
+  bool ticks() const { return ticks_; }
+  // Ns per tick over the whole calibration, 0 when unknown.
+  double Rate() const {
+    if (points_.size() < 2) return 0;
+    return static_cast<double>(points_.back().second - points_.front().second) /
+           static_cast<double>(points_.back().first - points_.front().first);
+  }
+  // A rank with a single pair borrows the rate of another rank on its host,
+  // which reads the same counter.
+  void Borrow(double rate) {
+    if (points_.size() != 1 || rate <= 0) return;
+    const auto [t, n] = points_.front();
+    points_.emplace_back(t + 1'000'000'000, n + static_cast<int64_t>(std::llround(1e9 * rate)));
+  }
   int64_t ToNs(int64_t t) const {
     if (!ticks_ || points_.size() < 2) return t;
     auto after = std::upper_bound(points_.begin(), points_.end(), std::make_pair(t, INT64_MAX));
@@ -160,10 +174,6 @@ void Scan(RawFile& file, RankInfo& info, Symbolizer& symbolizer) {
   }
   if (info.problem.empty()) info.problem = file.problem();
   info.time.Finish();
-  if (!info.time.usable() && info.events + info.samples > 0) {
-    info.problem += std::string(info.problem.empty() ? "" : "; ") +
-                    "no clock calibration: event times are left in CPU ticks";
-  }
 }
 
 // Communicators are created collectively, in the same order on every member,
@@ -420,6 +430,21 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
     std::string why;
     for (const std::string& problem : report.problems) why += "\n  " + problem;
     return InputError(dir + ": no readable collector file:" + why);
+  }
+
+  for (RankInfo& info : ranks) {
+    if (info.time.usable()) continue;
+    for (const RankInfo& other : ranks) {
+      if (other.time.usable() && other.time.ticks() &&
+          std::strncmp(other.header.host, info.header.host, sizeof info.header.host) == 0) {
+        info.time.Borrow(other.time.Rate());
+        break;
+      }
+    }
+    if (!info.time.usable() && info.events + info.samples > 0) {
+      info.problem += std::string(info.problem.empty() ? "" : "; ") +
+                      "no clock calibration: event times are left in CPU ticks";
+    }
   }
 
   int world = 0;
