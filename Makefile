@@ -6,9 +6,9 @@ PREFIX ?= /usr/local
 DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libsimdjson-dev libspdlog-dev libfmt-dev libcli11-dev libgtest-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
-  libdw-dev libelf-dev faketime libfaketime
+  libdw-dev libelf-dev faketime libfaketime python3 bc
 
-BINARIES := rp-cat
+BINARIES := rp-cat rp-record
 
 .PHONY: deps build demo test bench golden docs install clean
 
@@ -27,20 +27,25 @@ deps:
 build: deps
 	$(BAZEL) build //...
 
-# Until rp-record lands, the demo generates a halo-exchange trace and checks it.
+# The bundled example: a halo exchange on 8 ranks where rank 3 computes
+# 1 ms longer per iteration, recorded and summarised.
+DEMO_RUN := mpirun -np 8 --oversubscribe --mca btl self,vader \
+  bazel-bin/tests/apps/halo -n 200 -u 2000 -s 3 -x 1000
 demo: build
 	@mkdir -p demo-out
-	bazel-bin/tests/synth/gen_halo --ranks 16 --events 200000 -o demo-out/halo.ndjson.zst
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	  bazel-bin/cmd/rp-record/rp-record -o demo-out/halo.ndjson.zst -- $(DEMO_RUN)
 	bazel-bin/cmd/rp-cat/rp-cat --validate demo-out/halo.ndjson.zst
-	bazel-bin/cmd/rp-cat/rp-cat --count demo-out/halo.ndjson.zst
+	bazel-bin/cmd/rp-cat/rp-cat --summary demo-out/halo.ndjson.zst
 
 test: deps
 	$(BAZEL) test //...
 
 # Speed and memory figures (README "Performance").
-bench: deps
+bench: build
 	$(BAZEL) build //tests/bench:all
 	bazel-bin/tests/bench/trace_bench
+	tests/bench/collector_bench.sh
 
 # Regenerate the CLI golden files after an intended output change.
 golden: build
@@ -50,9 +55,11 @@ golden: build
 docs: build
 	tests/docs/readme_schema.sh --update
 
+# rp-record finds the collector at PREFIX/lib/rp/librpcollect.so.
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/rp
 	for b in $(BINARIES); do install -m 755 bazel-bin/cmd/$$b/$$b $(DESTDIR)$(PREFIX)/bin/; done
+	install -m 755 bazel-bin/collector/librpcollect.so $(DESTDIR)$(PREFIX)/lib/rp/
 
 clean:
 	$(BAZEL) clean

@@ -411,6 +411,10 @@ void AppendPlainEvent(State& s, uint16_t fn, const void* site, int64_t t0, int64
   AppendEvent(s, fn, s.options.sites ? reinterpret_cast<uint64_t>(site) : 0, t0, t1, 0, fields);
 }
 
+// The timer is chosen when the library loads: MPI_Init's own start is taken
+// before anything else runs, and every time of a rank must use one timer.
+__attribute__((constructor)) void ChooseTimer() { g_ticks = ReadOptions().timer_ticks; }
+
 }  // namespace
 
 int64_t MonotonicNs() {
@@ -751,7 +755,6 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
     return;
   }
   s.buffer.resize(s.options.buffer_bytes);
-  g_ticks = s.options.timer_ticks;
 
   raw::FileHeader header{};
   std::memcpy(header.magic, raw::kMagic, sizeof header.magic);

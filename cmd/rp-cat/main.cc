@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.add_flag("--validate", options.validate,
                "check every record and the stream as a whole; print problems or \"ok\"");
   app.add_flag("--count", options.count, "print the number of records of each type");
+  app.add_flag("--summary", options.summary, "print MPI time per function and per rank");
   app.add_option("-t,--type", options.types, "keep only records of TYPE (repeatable; header kept)")
       ->type_name("TYPE")
       ->delimiter(',')
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
       "  rp-cat run.ndjson -o run.ndjson.zst        # compress\n"
       "  rp-cat --validate run.ndjson.zst           # check a stream, exit 2 on problems\n"
       "  rp-cat -t mpi run.ndjson.zst | jq -c 'select(.rank == 3)' | head\n"
-      "  rp-cat --count run.ndjson.zst");
+      "  rp-cat --count run.ndjson.zst\n"
+      "  rp-cat --summary run.ndjson.zst            # calls and MPI time per function, rank");
   return tool.Main(argc, argv, [&] { return rp::cat::Run(io, options); });
 }

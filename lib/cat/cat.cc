@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 
+#include "lib/cat/summary.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/schema.h"
 #include "lib/trace/validator.h"
@@ -58,7 +59,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     keep[static_cast<int>(trace::RecordTypeFromName(name))] = true;
   }
 
-  const bool stream_out = !options.validate && !options.count;
+  const bool stream_out = !options.validate && !options.count && !options.summary;
   std::unique_ptr<trace::Writer> writer;
   if (stream_out) {
     RP_ASSIGN_OR_RETURN(writer, cli::OpenWriter(io));
@@ -66,6 +67,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
 
   trace::InputSet inputs(cli::InputPaths(io), cli::ReaderOptionsFor(io));
   trace::Validator validator;
+  Summary summary;
   std::array<int64_t, trace::kKnownRecordTypes> known_counts{};
   std::map<std::string, int64_t> unknown_counts;
   cli::Progress progress("rp-cat", io.verbosity);
@@ -82,6 +84,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       ++known_counts[static_cast<int>(record.type)];
     }
     if (options.validate) validator.Check(record, inputs.where());
+    if (options.summary) summary.Add(record);
     if (writer) RP_RETURN_IF_ERROR(writer->WriteRaw(record.line));
   }
   progress.Done();
@@ -105,6 +108,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     }
   }
   if (options.count) report += CountReport(known_counts, unknown_counts);
+  if (options.summary) report += summary.Text();
   if (!stream_out) {
     if (options.validate && validator.problem_count() == 0) report += "ok\n";
     RP_ASSIGN_OR_RETURN(writer, cli::OpenWriter(io));

@@ -14,6 +14,7 @@ namespace rp::cat {
 struct Options {
   bool validate = false;           // check records and the stream; print a report
   bool count = false;              // print records per type instead of the stream
+  bool summary = false;            // print MPI time per function and rank
   bool schema = false;             // print the record schema (Markdown)
   std::vector<std::string> types;  // keep only these types (the header always)
 };

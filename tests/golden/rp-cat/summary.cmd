@@ -1,0 +1,1 @@
+rp-cat --summary testdata/traces/tiny.ndjson
