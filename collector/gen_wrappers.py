@@ -667,7 +667,9 @@ def emit_special(fn):
              "  rpc::StartRecording(%s, %s, t0, t1, *provided);" % (fn.fn_id, site), "}"]
         decl = "MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr"
     elif fn.name == "MPI_Finalize":
-        body = ["  rpc::StopRecording();", "  const int64_t t0 = rpc::Now();"]
+        # The call starts when the application makes it, before the
+        # collector's closing handshake.
+        body = ["  const int64_t t0 = rpc::Now();", "  rpc::StopRecording();"]
         c = ['extern "C" RP_EXPORT int MPI_Finalize() {',
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
              "  if (!call.recording()) return PMPI_Finalize();"] + body + [

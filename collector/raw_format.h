@@ -106,7 +106,8 @@ struct ResolvedEntry {
 struct SampleFixed {
   RecordHeader h;       // kind kSample
   uint32_t depth;       // uint64 return addresses follow, innermost first
-  uint32_t pad;
+  uint32_t overrun;     // timer expirations merged into this one (the rank
+                        // was not running): the sample stands for 1 + overrun
   int64_t t;
 };
 

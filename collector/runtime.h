@@ -157,7 +157,8 @@ int WinWorldRank(MPI_Win win, int rank);
 
 // --- life cycle --------------------------------------------------------------
 // After PMPI_Init: opens the rank's file, measures the clock offset, starts
-// sampling. `init_t0`/`init_t1` time the MPI_Init call itself.
+// sampling, and records the MPI_Init call from `init_t0` to its own end
+// (`init_t1`, when PMPI_Init returned, is not the end the application sees).
 void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t init_t1,
                     int thread_level);
 // Before PMPI_Finalize: measures the clock offset again, stops sampling.

@@ -41,6 +41,7 @@ void OnSample(int, siginfo_t*, void* context) {
   if (!g_active.load(std::memory_order_relaxed) || syscall(SYS_gettid) != g_thread) return;
   const int saved_errno = errno;
   t_ticks = t_ticks + 1;
+  const int overrun = timer_getoverrun(g_timer);  // async-signal-safe
   if (t_depth > 0) {
     g_in_mpi.fetch_add(1, std::memory_order_relaxed);
     errno = saved_errno;
@@ -62,7 +63,7 @@ void OnSample(int, siginfo_t*, void* context) {
   const uint32_t size = raw::Align8(sizeof(raw::SampleFixed) + 8 * n);
   sample.fixed.h = {raw::kSample, 0, size};
   sample.fixed.depth = n;
-  sample.fixed.pad = 0;
+  sample.fixed.overrun = overrun > 0 ? static_cast<uint32_t>(overrun) : 0;
   sample.fixed.t = Now();
   if (g_sink(&sample, size)) g_samples.fetch_add(1, std::memory_order_relaxed);
   errno = saved_errno;

@@ -368,7 +368,7 @@ void ToSampleRecord(const SampleView& s, const Cursor& c, int64_t weight, trace:
     if (it == c.info->site_of.end()) continue;
     for (int64_t level = 0; level < it->second.second; ++level) stack.push_back(it->second.first + level);
   }
-  if (weight > 0) out->set_weight(weight);
+  if (weight > 0) out->set_weight(weight * (1 + static_cast<int64_t>(s.fixed->overrun)));
 }
 
 }  // namespace

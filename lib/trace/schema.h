@@ -114,7 +114,9 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, rank, Req, "world rank")                                              \
   X(Int, t, Req, "sample time, ns")                                            \
   X(Ints, stack, Req, "call stack as site ids, innermost frame first")         \
-  X(Int, weight, Opt, "ns of wall time this sample stands for")                \
+  X(Int, weight, Opt,                                                          \
+    "ns of wall time this sample stands for (the period, times the timer "     \
+    "expirations it absorbed while the rank was not running)")                 \
   X(Int, phase, Opt, "phase id (added by rp-phases)")
 
 // ----------------------------------------------------------------- clock ---
