@@ -11,6 +11,7 @@ def mpi_app_test(name, app, ranks, args = [], size = "small", **kwargs):
             "//cmd/rp-cat",
             "//cmd/rp-record",
             "//tests/mpi:check_trace.py",
+            "//tests/mpi:testenv.sh",
         ],
         **kwargs
     )

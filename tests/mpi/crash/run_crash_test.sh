@@ -5,15 +5,10 @@
 #   run_crash_test.sh killed APP SIGNAL MIN_FRACTION   (ring app, rank 2 dies)
 #   run_crash_test.sh no_finalize APP
 set -uo pipefail
+source tests/mpi/testenv.sh
 scenario=$1
 app=$2
-root=$(pwd)
-export PATH="$root/cmd/rp-record:$root/cmd/rp-cat:$PATH"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
-work=$(mktemp -d /tmp/rp-crash.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 export RP_EXPECT_DIR=$work
-fail() { echo "FAIL: $*"; exit 1; }
 
 if [ "$scenario" = killed ]; then
   signal=$3
@@ -25,7 +20,7 @@ else
   np=3
 fi
 rp-record --buffer-kb 16 --sample-hz 0 -o "$work/trace.ndjson" -- \
-  mpirun -np $np --oversubscribe --mca btl self,vader -x RP_EXPECT_DIR "$root/$app" "${args[@]}" \
+  "${MPIRUN[@]}" -np $np -x RP_EXPECT_DIR "$root/$app" "${args[@]}" \
   >"$work/out" 2>&1
 status=$?
 cat "$work/out"

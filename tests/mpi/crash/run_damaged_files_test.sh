@@ -4,17 +4,12 @@
 # must keep everything readable (ranks 0-2, each a prefix of what it
 # recorded), name each problem, and exit 2.
 set -uo pipefail
+source tests/mpi/testenv.sh
 app=$1
-root=$(pwd)
-export PATH="$root/cmd/rp-record:$root/cmd/rp-cat:$PATH"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
-work=$(mktemp -d /tmp/rp-damaged.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 export RP_EXPECT_DIR=$work
-fail() { echo "FAIL: $*"; exit 1; }
 
 rp-record --keep --sample-hz 0 -o "$work/trace.ndjson" -- \
-  mpirun -np 4 --oversubscribe --mca btl self,vader -x RP_EXPECT_DIR "$root/$app" 500 0 -1 0 ||
+  "${MPIRUN[@]}" -np 4 -x RP_EXPECT_DIR "$root/$app" 500 0 -1 0 ||
   fail "recording the intact run failed"
 raw="$work/trace.ndjson.raw"
 size1=$(stat -c %s "$raw/rank-1.rpraw")
