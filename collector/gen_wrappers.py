@@ -173,11 +173,11 @@ def t_recv_init(fn, f):
 
 
 def t_start(fn, f):
-    return ["const int32_t rp_id = rpc::RequestId(*request);"], ["if (rp_id >= 0) call.Req(rp_id);"]
+    return ["const int32_t rp_id = rpc::StartRequest(*request);"], ["if (rp_id >= 0) call.Req(rp_id);"]
 
 
 def t_startall(fn, f):
-    return ["for (int i = 0; i < count; ++i) call.Started(rpc::RequestId(array_of_requests[i]));"], []
+    return ["for (int i = 0; i < count; ++i) call.Started(rpc::StartRequest(array_of_requests[i]));"], []
 
 
 def t_sendrecv(fn, f):
@@ -194,7 +194,9 @@ def t_probe(fn, f):
     found = ["call.Peer(comm, status->MPI_SOURCE);", "call.Tag(status->MPI_TAG);",
              "call.Bytes(rpc::StatusBytes(status));"]
     if fn.has("message"):
-        found.append("call.Msg(rpc::NewMessage(*message, status, comm));")
+        # MPI_MESSAGE_NO_PROC (a probe of MPI_PROC_NULL) has no message id.
+        found += ["const int32_t rp_msg = rpc::NewMessage(*message, status, comm);",
+                  "if (rp_msg >= 0) call.Msg(rp_msg);"]
     if fn.has("flag"):
         post = ["if (*flag) {"] + ["  " + s for s in found] + \
                ["} else {", "  call.Peer(comm, source);", "  call.Tag(tag);", "}"]
@@ -225,7 +227,7 @@ def requests_pre():
             "static thread_local std::vector<int32_t> rp_ids;",
             "rp_handles.assign(array_of_requests, array_of_requests + rp_n);",
             "rp_ids.resize(rp_n);",
-            "for (int i = 0; i < rp_n; ++i) rp_ids[i] = rpc::RequestId(rp_handles[i]);"]
+            "rpc::RequestIds(rp_handles.data(), rp_n, rp_ids.data());"]
 
 
 def t_waitany(fn, f):
@@ -320,7 +322,9 @@ def collective_base(fn):
 
 
 def peer_count(fn, incoming):
-    nbr = "true" if "Neighbor" in fn.name else "false"
+    # collective_base: MPI_Ineighbor_x -> Neighbor_x, so both forms count
+    # topology neighbours, not the group.
+    nbr = "true" if collective_base(fn).startswith("Neighbor") else "false"
     return "rpc::PeerCount(comm, %s, %s)" % (nbr, "true" if incoming else "false")
 
 

@@ -57,7 +57,9 @@ struct RequestInfo {
   uint64_t handle = 0;
   ReqKind kind = ReqKind::kOther;
   bool persistent = false;
-  bool live = false;
+  bool live = false;    // has an id (until completed, or freed if persistent)
+  bool active = false;  // started and not completed
+  int32_t older = -1;   // the previous live request with the same handle
   int32_t peer = -1;
   int32_t tag = -1;
   int64_t bytes = 0;
@@ -600,8 +602,8 @@ int32_t NewRequest(MPI_Request handle, ReqKind kind, int32_t peer, int tag, int6
     s.requests.emplace_back();
   }
   RequestInfo& r = s.requests[id];
-  r = RequestInfo{Key(handle), kind, persistent, true, peer, tag, bytes,
-                  comm == MPI_COMM_NULL ? -1 : CommIndex(s, comm)};
+  r = RequestInfo{Key(handle), kind, persistent, true, !persistent, s.request_ids.Find(Key(handle)),
+                  peer, tag, bytes, comm == MPI_COMM_NULL ? -1 : CommIndex(s, comm)};
   s.request_ids.Put(Key(handle), id);
   return id;
 }
@@ -613,11 +615,57 @@ int32_t RequestId(MPI_Request handle) {
   return s.request_ids.Find(Key(handle));
 }
 
+void RequestIds(const MPI_Request* handles, int n, int32_t* ids) {
+  State& s = S();
+  Locked lock(s);
+  for (int i = 0; i < n; ++i) {
+    ids[i] = handles[i] == MPI_REQUEST_NULL ? -1 : s.request_ids.Find(Key(handles[i]));
+  }
+  // A handle repeated in the array stands for several requests: walk its
+  // chain, so that each occurrence gets its own id (newest last, as posted).
+  for (int i = 0; i < n; ++i) {
+    if (ids[i] < 0) continue;
+    int repeats = 0;
+    for (int j = 0; j < i; ++j) repeats += handles[j] == handles[i];
+    if (repeats == 0) continue;
+    int32_t id = ids[i];
+    for (int k = 0; k < repeats && id >= 0; ++k) id = s.requests[id].older;
+    ids[i] = id;
+  }
+}
+
+namespace {
+
+// Removes `id` from its handle's chain of live requests.
+void Unlink(State& s, int32_t id) {
+  RequestInfo& r = s.requests[id];
+  const int32_t head = s.request_ids.Find(r.handle);
+  if (head == id) {
+    if (r.older >= 0) s.request_ids.Put(r.handle, r.older);
+    else s.request_ids.Erase(r.handle);
+  } else {
+    for (int32_t at = head; at >= 0; at = s.requests[at].older) {
+      if (s.requests[at].older == id) {
+        s.requests[at].older = r.older;
+        break;
+      }
+    }
+  }
+  r.live = false;
+  r.active = false;
+  r.older = -1;
+  s.free_requests.push_back(id);
+}
+
+}  // namespace
+
 void CompleteRequest(Call& call, MPI_Request old_handle, int32_t id, const MPI_Status* status) {
   if (id < 0) return;
   State& s = S();
   Locked lock(s);
   RequestInfo& r = s.requests[id];
+  if (!r.live || !r.active) return;  // an inactive persistent request completes nothing
+  (void)old_handle;
   call.Completed(id);
   if (r.kind == ReqKind::kRecv && status != nullptr && status != MPI_STATUS_IGNORE && r.comm >= 0) {
     int cancelled = 0;
@@ -629,23 +677,24 @@ void CompleteRequest(Call& call, MPI_Request old_handle, int32_t id, const MPI_S
       call.Resolved(id, peer, status->MPI_TAG, count);
     }
   }
-  if (!r.persistent) {
-    s.request_ids.Erase(Key(old_handle));
-    r.live = false;
-    s.free_requests.push_back(id);
-  }
+  r.active = false;
+  if (!r.persistent) Unlink(s, id);
 }
 
 void FreeRequest(MPI_Request handle) {
   State& s = S();
   Locked lock(s);
-  const int32_t id = s.request_ids.Erase(Key(handle));
-  if (id < 0) return;
-  s.requests[id].live = false;
-  s.free_requests.push_back(id);
+  const int32_t id = s.request_ids.Find(Key(handle));
+  if (id >= 0) Unlink(s, id);
 }
 
-int32_t StartRequest(MPI_Request handle) { return RequestId(handle); }
+int32_t StartRequest(MPI_Request handle) {
+  State& s = S();
+  Locked lock(s);
+  const int32_t id = s.request_ids.Find(Key(handle));
+  if (id >= 0) s.requests[id].active = true;
+  return id;
+}
 
 // --- matched messages -------------------------------------------------------
 

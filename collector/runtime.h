@@ -131,8 +131,14 @@ int32_t NewRequest(MPI_Request handle, ReqKind kind, int32_t peer, int tag, int6
                    MPI_Comm comm, bool persistent);
 // The id of a live request, or -1 (MPI_REQUEST_NULL, or one we did not see).
 int32_t RequestId(MPI_Request handle);
+// Ids for an array of handles. An MPI library may give several requests the
+// same handle (Open MPI does for every MPI_PROC_NULL operation): repeated
+// handles get their distinct ids, oldest first.
+void RequestIds(const MPI_Request* handles, int n, int32_t* ids);
 // Records the completion of the request `id` (looked up before the call that
-// completed it) with its status, and forgets it unless persistent.
+// completed it) with its status, and forgets it unless persistent. An
+// inactive persistent request (never started, or already completed) does
+// not complete.
 void CompleteRequest(Call& call, MPI_Request old_handle, int32_t id, const MPI_Status* status);
 // Forgets a request (MPI_Request_free); persistent ones included.
 void FreeRequest(MPI_Request handle);
