@@ -1,0 +1,269 @@
+#include "lib/match/match.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace rp::match {
+namespace {
+
+using mpi::Category;
+using window::Event;
+using window::kNone;
+
+constexpr size_t kExamples = 5;
+
+// (communicator, source, destination, tag)
+using Key = std::tuple<int64_t, int64_t, int64_t, int64_t>;
+
+struct Operation {
+  uint32_t start = kNoEvent;
+  uint32_t done = kNoEvent;
+  int64_t bytes = 0;
+  Key key;
+  bool resolved = true;  // the key is known (not a wildcard awaiting its status)
+};
+
+// A rank's requests while walking its events: what completing each means.
+struct Request {
+  bool persistent = false;
+  bool is_send = false, is_recv = false, is_coll = false;
+  int64_t comm = kNone, peer = kNone, tag = kNone, bytes = 0;
+  int64_t op = -1;    // index of the active operation (sends_/receives_) or collective slot
+};
+
+class Matcher {
+ public:
+  Matcher(const window::Window& w, const window::Dictionary& dict) : w_(w), dict_(dict) {}
+
+  Matching Run() {
+    for (size_t rank = 0; rank < w_.by_rank.size(); ++rank) WalkRank(static_cast<int64_t>(rank));
+    PairMessages();
+    GroupCollectives();
+    return std::move(out_);
+  }
+
+ private:
+  void Example(const std::string& text) {
+    if (out_.examples.size() < kExamples) out_.examples.push_back(text);
+  }
+
+  int64_t AddSend(uint32_t e, int64_t comm, int64_t src, int64_t dst, int64_t tag, int64_t bytes, bool blocking) {
+    Operation op{e, blocking ? e : kNoEvent, bytes, Key{comm, src, dst, tag}, true};
+    sends_.push_back(op);
+    return static_cast<int64_t>(sends_.size()) - 1;
+  }
+
+  int64_t AddReceive(uint32_t e, int64_t comm, int64_t src, int64_t dst, int64_t tag, bool blocking) {
+    Operation op{e, blocking ? e : kNoEvent, 0, Key{comm, src, dst, tag}, src >= 0 && tag >= 0};
+    receives_.push_back(op);
+    return static_cast<int64_t>(receives_.size()) - 1;
+  }
+
+  // Completing a request: its operation ends here; a receive's status may
+  // name the source and tag a wildcard posting left open.
+  void Complete(const Event& e, uint32_t index, int64_t id, std::unordered_map<int64_t, Request>& requests) {
+    auto it = requests.find(id);
+    if (it == requests.end()) return;
+    Request& r = it->second;
+    if (r.op >= 0) {
+      if (r.is_send) sends_[r.op].done = index;
+      if (r.is_recv) {
+        Operation& op = receives_[r.op];
+        op.done = index;
+        for (uint32_t i = 0; i < e.resolved_count; ++i) {
+          const trace::Completion& c = w_.resolved[e.resolved_begin + i];
+          if (c.req != id) continue;
+          std::get<1>(op.key) = c.peer;
+          std::get<3>(op.key) = c.tag;
+        }
+        op.resolved = std::get<1>(op.key) >= 0 && std::get<3>(op.key) >= 0;
+        if (std::get<1>(op.key) == -2) op.start = kNoEvent;  // MPI_PROC_NULL after all
+      }
+      if (r.is_coll) coll_exit_[r.op] = index;
+    }
+    r.op = -1;
+    if (!r.persistent) requests.erase(it);
+  }
+
+  void Start(uint32_t index, int64_t rank, Request& r) {
+    if (r.is_send && r.peer != -2) {
+      r.op = AddSend(index, r.comm, rank, r.peer, r.tag, r.bytes, false);
+    } else if (r.is_recv && r.peer != -2) {
+      r.op = AddReceive(index, r.comm, r.peer, rank, r.tag, false);
+    } else {
+      r.op = -1;
+    }
+  }
+
+  void WalkRank(int64_t rank) {
+    std::unordered_map<int64_t, Request> requests;
+    std::unordered_map<int64_t, int64_t> messages;  // matched-probe id -> receive op
+    for (uint32_t index : w_.by_rank[rank]) {
+      const Event& e = w_.events[index];
+      const mpi::Function* f = e.function();
+      if (f == nullptr) continue;
+      const bool real_peer = e.peer != kNone && e.peer != -2;
+      switch (f->category) {
+        case Category::kSend:
+          if (real_peer) AddSend(index, e.comm, rank, e.peer, e.tag, e.bytes, true);
+          break;
+        case Category::kRecv:
+          if (real_peer) AddReceive(index, e.comm, e.peer, rank, e.tag, true);
+          break;
+        case Category::kSendrecv:
+          if (real_peer) AddSend(index, e.comm, rank, e.peer, e.tag, e.bytes, true);
+          if (e.rpeer != kNone && e.rpeer != -2) AddReceive(index, e.comm, e.rpeer, rank, e.rtag, true);
+          break;
+        case Category::kIsend:
+        case Category::kIrecv:
+        case Category::kSendInit:
+        case Category::kRecvInit: {
+          if (e.req == kNone) break;
+          const bool send = f->category == Category::kIsend || f->category == Category::kSendInit;
+          const bool persistent = f->category == Category::kSendInit || f->category == Category::kRecvInit;
+          Request& r = requests[e.req];
+          r = Request{persistent, send, !send, false, e.comm, e.peer, e.tag, e.bytes, -1};
+          if (!persistent) Start(index, rank, r);
+          break;
+        }
+        case Category::kStart:
+        case Category::kStartall: {
+          auto start = [&](int64_t id) {
+            auto it = requests.find(id);
+            if (it != requests.end()) Start(index, rank, it->second);
+          };
+          if (e.req != kNone) start(e.req);
+          for (uint32_t i = 0; i < e.started_count; ++i) start(w_.ids[e.started_begin + i]);
+          break;
+        }
+        case Category::kProbe:
+          // A matched probe dequeues its message: the receive is posted here.
+          if (e.msg != kNone && real_peer) {
+            messages[e.msg] = AddReceive(index, e.comm, e.peer, rank, e.tag, false);
+          }
+          break;
+        case Category::kMrecv: {
+          auto it = e.msg == kNone ? messages.end() : messages.find(e.msg);
+          const int64_t op = it == messages.end() ? -1 : it->second;
+          if (it != messages.end()) messages.erase(it);
+          if (op < 0) break;
+          if (f->nonblocking && e.req != kNone) {
+            requests[e.req] = Request{false, false, true, false, e.comm, e.peer, e.tag, 0, op};
+          } else {
+            receives_[op].done = index;
+          }
+          break;
+        }
+        case Category::kColl: {
+          if (e.comm == kNone) break;
+          const int64_t k = coll_count_[{rank, e.comm}]++;
+          const int64_t slot = static_cast<int64_t>(coll_entry_.size());
+          coll_entry_.push_back(index);
+          coll_exit_.push_back(f->nonblocking ? kNoEvent : index);
+          coll_calls_[{e.comm, k}].push_back(slot);
+          if (f->nonblocking && e.req != kNone) {
+            Request& r = requests[e.req];
+            r = Request{false, false, false, true, e.comm, kNone, kNone, 0, slot};
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      for (uint32_t i = 0; i < e.completed_count; ++i) Complete(e, index, w_.ids[e.completed_begin + i], requests);
+    }
+  }
+
+  void PairMessages() {
+    std::map<Key, std::vector<int64_t>> sends, receives;
+    for (size_t i = 0; i < sends_.size(); ++i) sends[sends_[i].key].push_back(static_cast<int64_t>(i));
+    for (size_t i = 0; i < receives_.size(); ++i) {
+      const Operation& op = receives_[i];
+      if (op.start == kNoEvent) continue;
+      if (!op.resolved) {
+        ++out_.unresolved_receives;
+        continue;
+      }
+      receives[op.key].push_back(static_cast<int64_t>(i));
+    }
+    auto describe = [](const Key& k) {
+      return "comm " + std::to_string(std::get<0>(k)) + ", " + std::to_string(std::get<1>(k)) + " -> " +
+             std::to_string(std::get<2>(k)) + ", tag " + std::to_string(std::get<3>(k));
+    };
+    for (auto& [key, list] : sends) {
+      auto it = receives.find(key);
+      const size_t n = it == receives.end() ? 0 : it->second.size();
+      for (size_t k = 0; k < list.size(); ++k) {
+        const Operation& s = sends_[list[k]];
+        if (k >= n) {
+          ++out_.unmatched_sends;
+          Example("send without receive: " + describe(key));
+          continue;
+        }
+        const Operation& r = receives_[it->second[k]];
+        out_.messages.push_back(Message{s.start, s.done, r.start, r.done, s.bytes});
+      }
+      if (n > list.size()) {
+        out_.unmatched_receives += static_cast<int64_t>(n - list.size());
+        Example("receive without send: " + describe(key));
+      }
+    }
+    for (auto& [key, list] : receives) {
+      if (!sends.count(key)) {
+        out_.unmatched_receives += static_cast<int64_t>(list.size());
+        Example("receive without send: " + describe(key));
+      }
+    }
+    // Deterministic order: by the send's event index.
+    std::sort(out_.messages.begin(), out_.messages.end(),
+              [](const Message& a, const Message& b) { return a.send != b.send ? a.send < b.send : a.recv < b.recv; });
+  }
+
+  void GroupCollectives() {
+    for (auto& [instance, slots] : coll_calls_) {
+      Collective c;
+      c.comm = instance.first;
+      const Event& first = w_.events[coll_entry_[slots.front()]];
+      c.fn = first.fn;
+      c.root = first.root == kNone ? -1 : first.root;
+      // Members in communicator rank order: the comm record lists them.
+      auto members = dict_.comm_ranks.find(c.comm);
+      std::vector<int64_t> order(slots.begin(), slots.end());
+      if (members != dict_.comm_ranks.end()) {
+        auto position = [&](int64_t slot) {
+          const int64_t rank = w_.events[coll_entry_[slot]].rank;
+          auto at = std::find(members->second.begin(), members->second.end(), rank);
+          return at - members->second.begin();
+        };
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return position(a) < position(b); });
+      }
+      for (int64_t slot : order) {
+        c.entries.push_back(coll_entry_[slot]);
+        c.exits.push_back(coll_exit_[slot]);
+        if (w_.events[coll_entry_[slot]].fn != c.fn) ++out_.mismatched_collectives;
+      }
+      out_.collectives.push_back(std::move(c));
+    }
+    std::sort(out_.collectives.begin(), out_.collectives.end(), [](const Collective& a, const Collective& b) {
+      return a.entries.front() < b.entries.front();
+    });
+  }
+
+  const window::Window& w_;
+  const window::Dictionary& dict_;
+  Matching out_;
+  std::vector<Operation> sends_, receives_;
+  std::map<std::pair<int64_t, int64_t>, int64_t> coll_count_;             // (rank, comm) -> calls
+  std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> coll_calls_;  // (comm, k) -> slots
+  std::vector<uint32_t> coll_entry_, coll_exit_;
+};
+
+}  // namespace
+
+Matching Match(const window::Window& window, const window::Dictionary& dict) {
+  return Matcher(window, dict).Run();
+}
+
+}  // namespace rp::match

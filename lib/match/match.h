@@ -1,0 +1,62 @@
+// Who talked to whom in a window: point-to-point messages paired send to
+// receive, and collective calls grouped into instances. The program
+// activity graph (rp-cpath), the clock repair (rp-clocksync) and the
+// diagnosis all start from this.
+//
+// Messages: MPI does not let messages overtake each other between the same
+// sender and receiver on a communicator with the same tag, so the k-th send
+// from s to d on communicator c with tag t is received by the k-th receive
+// posted by d for (c, s, t) — once wildcard receives are resolved from their
+// statuses (the trace's `resolved` entries). Persistent requests make one
+// message per start; a matched probe (MPI_Mprobe) receives the message it
+// dequeued. MPI_PROC_NULL partners make no message.
+//
+// Collectives: members call collectives on a communicator in the same
+// order, so the k-th collective call on communicator c of every member is
+// one instance. A nonblocking collective's exit is the call completing its
+// request.
+#ifndef RP_LIB_MATCH_MATCH_H_
+#define RP_LIB_MATCH_MATCH_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/window/window.h"
+
+namespace rp::match {
+
+inline constexpr uint32_t kNoEvent = UINT32_MAX;
+
+struct Message {
+  uint32_t send;       // event starting the send (Send, Isend, Sendrecv, Start)
+  uint32_t send_done;  // event completing it (itself when blocking)
+  uint32_t recv;       // event posting the receive (Recv, Irecv, Sendrecv, Start, Mprobe)
+  uint32_t recv_done;  // event completing it (itself when blocking)
+  int64_t bytes;       // as sent
+};
+
+struct Collective {
+  int64_t comm;
+  int32_t fn;                     // mpi::kFunctions index of the first member's call
+  int64_t root;                   // world rank, -1 when not rooted
+  std::vector<uint32_t> entries;  // each member's call, in communicator rank order
+  std::vector<uint32_t> exits;    // where each member's participation ends
+};
+
+struct Matching {
+  std::vector<Message> messages;
+  std::vector<Collective> collectives;
+  // Operations that found no partner in the window, and why it matters.
+  int64_t unmatched_sends = 0;
+  int64_t unmatched_receives = 0;
+  int64_t unresolved_receives = 0;  // wildcard receives never completed
+  int64_t mismatched_collectives = 0;  // members calling different functions
+  std::vector<std::string> examples;   // the first few, for messages
+};
+
+Matching Match(const window::Window& window, const window::Dictionary& dict);
+
+}  // namespace rp::match
+
+#endif  // RP_LIB_MATCH_MATCH_H_

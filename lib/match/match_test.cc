@@ -1,0 +1,111 @@
+#include "lib/match/match.h"
+
+#include <gtest/gtest.h>
+
+#include "lib/window/testing.h"
+
+namespace rp::match {
+namespace {
+
+using window::ReadOneWindow;
+using window::TestHeader;
+using window::TestMpi;
+
+// Messages as (send seq@rank, recv-done seq@rank) strings, for readable checks.
+std::vector<std::string> Pairs(const window::TestTrace& t, const Matching& m) {
+  std::vector<std::string> out;
+  auto name = [&](uint32_t e) {
+    if (e == kNoEvent) return std::string("-");
+    const window::Event& ev = t.window.events[e];
+    return std::to_string(ev.rank) + ":" + std::to_string(ev.seq);
+  };
+  for (const Message& msg : m.messages) {
+    out.push_back(name(msg.send) + ">" + name(msg.send_done) + " " + name(msg.recv) + ">" + name(msg.recv_done));
+  }
+  return out;
+}
+
+TEST(Match, BlockingAndNonblockingInOrderPerKey) {
+  // Two messages 0 -> 1 with tag 5 (FIFO), one with tag 6 received first.
+  const auto t = ReadOneWindow(
+      TestHeader(2) + TestMpi(0, 0, "MPI_Isend", 1, 2, R"(,"peer":1,"tag":5,"bytes":8,"req":0)") +
+      TestMpi(0, 1, "MPI_Send", 3, 4, R"(,"peer":1,"tag":6,"bytes":8)") +
+      TestMpi(0, 2, "MPI_Send", 5, 6, R"(,"peer":1,"tag":5,"bytes":16)") +
+      TestMpi(0, 3, "MPI_Wait", 7, 8, R"(,"completed":[0])") +
+      TestMpi(1, 0, "MPI_Recv", 1, 9, R"(,"peer":0,"tag":6,"bytes":8)") +
+      TestMpi(1, 1, "MPI_Irecv", 10, 11, R"(,"peer":0,"tag":5,"bytes":8,"req":0)") +
+      TestMpi(1, 2, "MPI_Recv", 12, 13, R"(,"peer":0,"tag":5,"bytes":16)") +
+      TestMpi(1, 3, "MPI_Wait", 14, 15, R"(,"completed":[0])"));
+  const Matching m = Match(t.window, t.dict);
+  EXPECT_EQ(Pairs(t, m), (std::vector<std::string>{"0:0>0:3 1:1>1:3", "0:1>0:1 1:0>1:0", "0:2>0:2 1:2>1:2"}));
+  EXPECT_EQ(m.unmatched_sends + m.unmatched_receives + m.unresolved_receives, 0);
+}
+
+TEST(Match, WildcardReceivesResolveFromTheirStatus) {
+  // Rank 2 posts two ANY_SOURCE/ANY_TAG receives; statuses say 1 (tag 3)
+  // then 0 (tag 4).
+  const auto t = ReadOneWindow(
+      TestHeader(3) + TestMpi(0, 0, "MPI_Send", 5, 6, R"(,"peer":2,"tag":4,"bytes":4)") +
+      TestMpi(1, 0, "MPI_Send", 1, 2, R"(,"peer":2,"tag":3,"bytes":4)") +
+      TestMpi(2, 0, "MPI_Irecv", 1, 2, R"(,"peer":-1,"tag":-1,"bytes":40,"req":0)") +
+      TestMpi(2, 1, "MPI_Irecv", 3, 4, R"(,"peer":-1,"tag":-1,"bytes":40,"req":1)") +
+      TestMpi(2, 2, "MPI_Waitall", 5, 9,
+              R"(,"completed":[0,1],"resolved":[{"req":0,"peer":1,"tag":3,"bytes":4},{"req":1,"peer":0,"tag":4,"bytes":4}])") +
+      TestMpi(2, 3, "MPI_Recv", 10, 11, R"(,"peer":1,"tag":3,"bytes":4)"));
+  const Matching m = Match(t.window, t.dict);
+  // The last Recv has no sender: one unmatched receive.
+  EXPECT_EQ(Pairs(t, m), (std::vector<std::string>{"0:0>0:0 2:1>2:2", "1:0>1:0 2:0>2:2"}));
+  EXPECT_EQ(m.unmatched_receives, 1);
+  ASSERT_EQ(m.examples.size(), 1u);
+  EXPECT_EQ(m.examples[0], "receive without send: comm 0, 1 -> 2, tag 3");
+}
+
+TEST(Match, PersistentSendrecvMatchedProbeAndProcNull) {
+  const auto t = ReadOneWindow(
+      TestHeader(2) + TestMpi(0, 0, "MPI_Send_init", 1, 2, R"(,"peer":1,"tag":1,"bytes":8,"req":0)") +
+      TestMpi(0, 1, "MPI_Start", 3, 4, R"(,"req":0)") + TestMpi(0, 2, "MPI_Wait", 5, 6, R"(,"completed":[0])") +
+      TestMpi(0, 3, "MPI_Startall", 7, 8, R"(,"reqs":[0])") +
+      TestMpi(0, 4, "MPI_Waitall", 9, 10, R"(,"completed":[0])") +
+      TestMpi(0, 5, "MPI_Sendrecv", 11, 12, R"(,"peer":1,"tag":2,"bytes":4,"rpeer":1,"rtag":2,"rbytes":4)") +
+      TestMpi(0, 6, "MPI_Send", 13, 14, R"(,"peer":-2,"tag":9,"bytes":4)") +
+      TestMpi(0, 7, "MPI_Send", 15, 16, R"(,"peer":1,"tag":3,"bytes":4)") +
+      TestMpi(1, 0, "MPI_Recv", 1, 6, R"(,"peer":0,"tag":1,"bytes":8)") +
+      TestMpi(1, 1, "MPI_Recv", 7, 10, R"(,"peer":0,"tag":1,"bytes":8)") +
+      TestMpi(1, 2, "MPI_Sendrecv", 11, 12, R"(,"peer":0,"tag":2,"bytes":4,"rpeer":0,"rtag":2,"rbytes":4)") +
+      TestMpi(1, 3, "MPI_Recv", 13, 14, R"(,"peer":-2,"tag":-1,"bytes":0)") +
+      TestMpi(1, 4, "MPI_Mprobe", 15, 16, R"(,"peer":0,"tag":3,"bytes":4,"msg":0)") +
+      TestMpi(1, 5, "MPI_Mrecv", 17, 18, R"(,"peer":0,"tag":3,"bytes":4,"msg":0)"));
+  const Matching m = Match(t.window, t.dict);
+  EXPECT_EQ(Pairs(t, m), (std::vector<std::string>{"0:1>0:2 1:0>1:0", "0:3>0:4 1:1>1:1", "0:5>0:5 1:2>1:2",
+                                                   "0:7>0:7 1:4>1:5", "1:2>1:2 0:5>0:5"}));
+  EXPECT_EQ(m.unmatched_sends + m.unmatched_receives, 0);
+}
+
+TEST(Match, CollectiveInstancesInCommunicatorOrder) {
+  // Comm 1 lists its members as [2, 0]; the Ibarrier completes in a Wait.
+  const auto t = ReadOneWindow(
+      TestHeader(3) + R"({"type":"comm","id":1,"size":2,"ranks":[2,0]})" "\n" +
+      TestMpi(0, 0, "MPI_Bcast", 1, 5, R"(,"comm":1,"root":2,"bytes":8)") +
+      TestMpi(2, 0, "MPI_Bcast", 3, 4, R"(,"comm":1,"root":2,"bytes":8)") +
+      TestMpi(0, 1, "MPI_Ibarrier", 6, 7, R"(,"req":0)") + TestMpi(1, 0, "MPI_Ibarrier", 6, 7, R"(,"req":0)") +
+      TestMpi(2, 1, "MPI_Ibarrier", 6, 7, R"(,"req":0)") + TestMpi(0, 2, "MPI_Wait", 8, 9, R"(,"completed":[0])") +
+      TestMpi(1, 1, "MPI_Wait", 8, 10, R"(,"completed":[0])") +
+      TestMpi(2, 2, "MPI_Wait", 8, 11, R"(,"completed":[0])"));
+  const Matching m = Match(t.window, t.dict);
+  ASSERT_EQ(m.collectives.size(), 2u);
+  const Collective& bcast = m.collectives[0];
+  EXPECT_EQ(bcast.root, 2);
+  ASSERT_EQ(bcast.entries.size(), 2u);
+  EXPECT_EQ(t.window.events[bcast.entries[0]].rank, 2);  // comm rank 0 is world rank 2
+  EXPECT_EQ(t.window.events[bcast.entries[1]].rank, 0);
+  const Collective& barrier = m.collectives[1];
+  ASSERT_EQ(barrier.exits.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const window::Event& exit = t.window.events[barrier.exits[i]];
+    EXPECT_EQ(exit.rank, static_cast<int32_t>(i));
+    EXPECT_EQ(std::string(mpi::kFunctions[exit.fn].name), "MPI_Wait");
+  }
+}
+
+}  // namespace
+}  // namespace rp::match

@@ -1,0 +1,309 @@
+#include "lib/window/window.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+namespace rp::window {
+namespace {
+
+using mpi::Category;
+
+}  // namespace
+
+int32_t FunctionIndex(std::string_view name) {
+  static const auto* index = [] {
+    auto* map = new std::unordered_map<std::string_view, int32_t>();
+    for (size_t i = 0; i < std::size(mpi::kFunctions); ++i) map->emplace(mpi::kFunctions[i].name, static_cast<int32_t>(i));
+    return map;
+  }();
+  auto it = index->find(name);
+  return it == index->end() ? -1 : it->second;
+}
+
+Event ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids,
+              std::vector<trace::Completion>* resolved) {
+  Event e;
+  e.t0 = m.t0;
+  e.t1 = m.t1;
+  e.seq = m.seq;
+  e.rank = static_cast<int32_t>(m.rank);
+  e.fn = FunctionIndex(m.fn);
+  auto get = [](bool has, int64_t v) { return has ? static_cast<int32_t>(v) : kNone; };
+  e.site = get(m.has_site(), m.site);
+  e.comm = get(m.has_comm(), m.comm);
+  e.peer = get(m.has_peer(), m.peer);
+  e.tag = get(m.has_tag(), m.tag);
+  e.rpeer = get(m.has_rpeer(), m.rpeer);
+  e.rtag = get(m.has_rtag(), m.rtag);
+  e.root = get(m.has_root(), m.root);
+  e.req = get(m.has_req(), m.req);
+  e.msg = get(m.has_msg(), m.msg);
+  e.phase = get(m.has_phase(), m.phase);
+  e.bytes = m.has_bytes() ? m.bytes : 0;
+  e.rbytes = m.has_rbytes() ? m.rbytes : 0;
+  if (m.has_completed()) {
+    e.completed_begin = static_cast<uint32_t>(ids->size());
+    e.completed_count = static_cast<uint32_t>(m.completed.size());
+    ids->insert(ids->end(), m.completed.begin(), m.completed.end());
+  }
+  if (m.has_reqs()) {
+    e.started_begin = static_cast<uint32_t>(ids->size());
+    e.started_count = static_cast<uint32_t>(m.reqs.size());
+    ids->insert(ids->end(), m.reqs.begin(), m.reqs.end());
+  }
+  if (m.has_resolved()) {
+    e.resolved_begin = static_cast<uint32_t>(resolved->size());
+    e.resolved_count = static_cast<uint32_t>(m.resolved.size());
+    resolved->insert(resolved->end(), m.resolved.begin(), m.resolved.end());
+  }
+  return e;
+}
+
+void Window::Clear() {
+  ends_with_sync = false;
+  records.clear();
+  text.clear();
+  events.clear();
+  ids.clear();
+  resolved.clear();
+  for (auto& r : by_rank) r.clear();
+}
+
+bool Dictionary::SpansWorld(int64_t comm) const {
+  if (comm == 0) return true;  // MPI_COMM_WORLD
+  auto it = comm_ranks.find(comm);
+  return it != comm_ranks.end() && ranks > 0 && static_cast<int64_t>(it->second.size()) == ranks;
+}
+
+Status WindowReader::Start() {
+  for (;;) {
+    RP_ASSIGN_OR_RETURN(bool more, input_.Next(&record_));
+    if (!more) {
+      input_done_ = true;
+      return OkStatus();
+    }
+    ++records_read_;
+    if (record_.type == trace::RecordType::kMpi || record_.type == trace::RecordType::kSample) {
+      have_first_ = true;
+      // Every rank of the world counts for a boundary, seen yet or not.
+      if (dict_.ranks > 0) ranks_.resize(dict_.ranks);
+      return OkStatus();
+    }
+    if (record_.type == trace::RecordType::kHeader) {
+      dict_.header = record_.header;
+      if (record_.header.has_ranks()) dict_.ranks = record_.header.ranks;
+    } else if (record_.type == trace::RecordType::kComm) {
+      dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
+    }
+    dict_.prelude.push_back(record_);
+    dict_.prelude.back().line = {};  // the reader's buffer is reused; re-encode when writing
+  }
+}
+
+bool WindowReader::IsGlobalSync(const Event& e) const {
+  const mpi::Function* f = e.function();
+  return f != nullptr && f->collective == mpi::Collective::kAll && !f->nonblocking && e.comm != kNone &&
+         dict_.SpansWorld(e.comm);
+}
+
+WindowReader::RankState& WindowReader::Rank(int64_t rank) {
+  if (static_cast<size_t>(rank) >= ranks_.size()) ranks_.resize(rank + 1);
+  return ranks_[rank];
+}
+
+void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState& rank) {
+  const mpi::Function* f = e.function();
+  if (f == nullptr) return;
+  auto start = [&](int64_t id) {
+    Request& r = rank.requests[id];
+    if (!r.active) ++rank.active;
+    r.active = true;
+    if (r.sends) ++rank.sent;
+  };
+  auto create = [&](bool persistent, bool sends, bool receives) {
+    if (e.req == kNone) return;
+    Request& r = rank.requests[e.req];
+    if (r.active) --rank.active;  // a reused id: the old request is gone
+    r = Request{false, persistent, sends, receives};
+    if (!persistent) start(e.req);
+  };
+  const bool peer_real = e.peer != -2;
+  switch (f->category) {
+    case Category::kSend:
+      rank.sent += peer_real;
+      break;
+    case Category::kRecv:
+    case Category::kMrecv:
+      if (f->nonblocking) create(false, false, peer_real);
+      else rank.received += peer_real;
+      break;
+    case Category::kSendrecv:
+      rank.sent += peer_real;
+      rank.received += e.rpeer != -2;
+      break;
+    case Category::kIsend:
+      create(false, peer_real, false);
+      break;
+    case Category::kIrecv:
+      create(false, false, peer_real);
+      break;
+    case Category::kSendInit:
+      create(true, peer_real, false);
+      break;
+    case Category::kRecvInit:
+      create(true, false, peer_real);
+      break;
+    case Category::kStart:
+      if (e.req != kNone) start(e.req);
+      break;
+    case Category::kStartall:
+      for (int64_t id : m.reqs) start(id);
+      break;
+    case Category::kRequestFree:
+      if (e.req != kNone) {
+        auto it = rank.requests.find(e.req);
+        if (it != rank.requests.end()) {
+          if (it->second.active) --rank.active;
+          rank.requests.erase(it);
+        }
+      }
+      break;
+    default:
+      if (f->nonblocking) create(false, false, false);  // nonblocking collectives, RMA, I/O
+      break;
+  }
+  for (int64_t id : m.completed) {
+    auto it = rank.requests.find(id);
+    if (it == rank.requests.end() || !it->second.active) continue;
+    it->second.active = false;
+    --rank.active;
+    if (it->second.receives) ++rank.received;
+    if (!it->second.persistent) rank.requests.erase(it);
+  }
+}
+
+int64_t WindowReader::Reached() const {
+  int64_t reached = INT64_MAX;
+  for (const RankState& r : ranks_) reached = std::min(reached, r.syncs);
+  return ranks_.empty() ? 0 : reached;
+}
+
+bool WindowReader::Clean(int64_t k) const {
+  int64_t sent = 0, received = 0;
+  for (const RankState& r : ranks_) {
+    if (r.active_at[k - 1] != 0) return false;
+    sent += r.sent_at[k - 1];
+    received += r.received_at[k - 1];
+  }
+  return sent == received;
+}
+
+// Buffers record_ with its rank's level; accounts mpi records.
+void WindowReader::BufferRecord() {
+  Buffered b;
+  b.type = record_.type;
+  b.line.assign(record_.line);
+  b.rank = -1;
+  b.time = 0;
+  b.level = next_boundary_ - 1;  // records of no rank join the window being built
+  if (record_.type == trace::RecordType::kMpi) {
+    const trace::MpiRecord& m = record_.mpi;
+    b.event = ToEvent(m, &b.ids, &b.resolved);
+    b.is_event = true;
+    b.rank = b.event.rank;
+    b.time = m.t0;
+    RankState& rank = Rank(m.rank);
+    b.level = rank.syncs;
+    Account(m, b.event, rank);
+    if (IsGlobalSync(b.event)) {
+      ++rank.syncs;
+      rank.active_at.push_back(rank.active);
+      rank.sent_at.push_back(rank.sent);
+      rank.received_at.push_back(rank.received);
+    }
+  } else if (record_.type == trace::RecordType::kSample) {
+    b.rank = static_cast<int32_t>(record_.sample.rank);
+    b.time = record_.sample.t;
+    b.level = Rank(b.rank).syncs;
+  } else if (record_.type == trace::RecordType::kComm) {
+    dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
+  }
+  buffer_.push_back(std::move(b));
+}
+
+void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window) {
+  window->Clear();
+  window->index = window_index_++;
+  window->ends_with_sync = ends_with_sync;
+  std::deque<Buffered> kept;
+  for (Buffered& b : buffer_) {
+    if (b.level >= below_level) {
+      kept.push_back(std::move(b));
+      continue;
+    }
+    WindowRecord r;
+    r.type = b.type;
+    r.rank = b.rank;
+    r.event = -1;
+    r.offset = static_cast<uint32_t>(window->text.size());
+    r.length = static_cast<uint32_t>(b.line.size());
+    r.time = b.time;
+    window->text += b.line;
+    if (b.is_event) {
+      Event e = b.event;
+      e.record = static_cast<uint32_t>(window->records.size());
+      // Arrays move into the window's shared vectors.
+      const uint32_t ids_base = static_cast<uint32_t>(window->ids.size());
+      e.completed_begin += ids_base;
+      e.started_begin += ids_base;
+      window->ids.insert(window->ids.end(), b.ids.begin(), b.ids.end());
+      e.resolved_begin += static_cast<uint32_t>(window->resolved.size());
+      window->resolved.insert(window->resolved.end(), b.resolved.begin(), b.resolved.end());
+      r.event = static_cast<int32_t>(window->events.size());
+      if (static_cast<size_t>(e.rank) >= window->by_rank.size()) window->by_rank.resize(e.rank + 1);
+      window->by_rank[e.rank].push_back(static_cast<uint32_t>(window->events.size()));
+      window->events.push_back(e);
+    }
+    window->records.push_back(r);
+  }
+  buffer_ = std::move(kept);
+  for (auto& indices : window->by_rank) {
+    std::stable_sort(indices.begin(), indices.end(), [&](uint32_t a, uint32_t b) {
+      return window->events[a].seq < window->events[b].seq;
+    });
+  }
+}
+
+Expected<bool> WindowReader::Next(Window* window) {
+  for (;;) {
+    // A boundary every rank has reached: clean ones end the window.
+    while (next_boundary_ <= Reached()) {
+      const int64_t k = next_boundary_++;
+      if (Clean(k)) {
+        Emit(k, true, window);
+        if (!window->records.empty()) return true;
+      }
+    }
+    if (have_first_) {
+      have_first_ = false;
+      BufferRecord();
+      continue;
+    }
+    if (input_done_) {
+      if (buffer_.empty()) return false;
+      Emit(INT64_MAX, false, window);
+      return true;
+    }
+    RP_ASSIGN_OR_RETURN(bool more, input_.Next(&record_));
+    if (!more) {
+      input_done_ = true;
+      continue;
+    }
+    ++records_read_;
+    if (record_.type == trace::RecordType::kHeader) continue;  // later inputs' headers: InputSet drops them
+    BufferRecord();
+  }
+}
+
+}  // namespace rp::window

@@ -1,0 +1,141 @@
+// Streams an rp-trace in windows: the records between two clean global
+// synchronizations, which every analysis stage can process independently
+// and then forget, so memory follows the longest window, not the run.
+//
+// A global synchronization is an all-to-all collective (MPI_Barrier,
+// MPI_Allreduce, MPI_Allgather, MPI_Alltoall, ...) on a communicator that
+// spans every rank; its k-th instance is each rank's k-th such call (MPI
+// orders collectives on a communicator), so no synchronized clock is needed
+// to find it. It is clean, and ends a window, when at that point no rank has
+// an active request and every message sent has been received (as the
+// mpi-graph paper splits its graph, §graph construction). A run that never
+// synchronizes is one window.
+//
+//   WindowReader reader(inputs);
+//   RP_RETURN_IF_ERROR(reader.Start());        // header and dictionaries
+//   Window window;
+//   for (;;) {
+//     RP_ASSIGN_OR_RETURN(bool more, reader.Next(&window));
+//     if (!more) break;
+//     ... window.events, window.records ...
+//   }
+#ifndef RP_LIB_WINDOW_WINDOW_H_
+#define RP_LIB_WINDOW_WINDOW_H_
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/trace/input_set.h"
+#include "lib/trace/record.h"
+#include "lib/window/event.h"
+
+namespace rp::window {
+
+// One record of a window, as read.
+struct WindowRecord {
+  trace::RecordType type;
+  int32_t rank;        // mpi and sample records; -1 otherwise
+  int32_t event;       // index in Window::events for mpi records, else -1
+  uint32_t offset, length;  // the raw line in Window::text
+  int64_t time;        // mpi: t0, sample: t; 0 otherwise
+};
+
+struct Window {
+  int64_t index = 0;              // 0, 1, ...
+  bool ends_with_sync = false;    // false for the last window of the stream
+  std::vector<WindowRecord> records;  // input order
+  std::string text;                   // raw lines, back to back
+  std::vector<Event> events;          // the mpi records, input order
+  std::vector<int64_t> ids;           // completed and started request ids
+  std::vector<trace::Completion> resolved;
+  std::vector<std::vector<uint32_t>> by_rank;  // event indices per rank, seq order
+
+  std::string_view line(const WindowRecord& r) const { return {text.data() + r.offset, r.length}; }
+  void Clear();
+};
+
+// The dictionaries of the stream, from the records before the first event.
+struct Dictionary {
+  trace::HeaderRecord header;
+  int64_t ranks = 0;
+  std::unordered_map<int64_t, std::vector<int64_t>> comm_ranks;  // comm id -> world ranks
+  std::vector<trace::Record> prelude;  // every record before the first event, in order
+  // Comms that contain every rank of the world.
+  bool SpansWorld(int64_t comm) const;
+};
+
+class WindowReader {
+ public:
+  explicit WindowReader(trace::InputSet& input) : input_(input) {}
+
+  // Reads the header and the dictionary records that precede the first
+  // event (the usual order); later dictionary records are still honoured.
+  Status Start();
+  const Dictionary& dictionary() const { return dict_; }
+
+  // The next window; false after the last.
+  Expected<bool> Next(Window* window);
+
+  // Records read so far, for progress lines.
+  int64_t records_read() const { return records_read_; }
+
+ private:
+  // What the reader tracks of each rank to tell a clean synchronization:
+  // its requests, and the messages it has sent and received so far.
+  struct Request {
+    bool active = false;      // started, not yet completed
+    bool persistent = false;
+    bool sends = false;       // starting it sends a message
+    bool receives = false;    // completing it receives a message
+  };
+  struct RankState {
+    int64_t syncs = 0;  // global synchronizations completed
+    int64_t active = 0;
+    std::unordered_map<int64_t, Request> requests;
+    int64_t sent = 0, received = 0;  // messages, cumulative
+    // At each global synchronization: active requests, messages sent and received.
+    std::vector<int64_t> active_at, sent_at, received_at;
+  };
+  struct Buffered {
+    int64_t level;  // global synchronizations its rank had completed before it
+    int32_t rank;   // -1 for records of no rank
+    trace::RecordType type;
+    int64_t time;
+    std::string line;
+    bool is_event = false;
+    Event event;
+    std::vector<int64_t> ids;
+    std::vector<trace::Completion> resolved;
+  };
+
+  void Account(const trace::MpiRecord& m, const Event& e, RankState& rank);
+  bool IsGlobalSync(const Event& e) const;
+  int64_t Reached() const;  // fewest synchronizations completed by a rank
+  bool Clean(int64_t k) const;
+  RankState& Rank(int64_t rank);
+  void BufferRecord();
+  void Emit(int64_t below_level, bool ends_with_sync, Window* window);
+
+  trace::InputSet& input_;
+  Dictionary dict_;
+  trace::Record record_;
+  bool have_first_ = false;  // record_ holds the first event, read by Start()
+  bool input_done_ = false;
+  int64_t records_read_ = 0;
+  std::vector<RankState> ranks_;
+  std::deque<Buffered> buffer_;
+  int64_t next_boundary_ = 1;  // the synchronization instance that may end the window
+  int64_t window_index_ = 0;
+};
+
+// Fills an Event from an mpi record (arrays appended to the window).
+Event ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids,
+              std::vector<trace::Completion>* resolved);
+
+}  // namespace rp::window
+
+#endif  // RP_LIB_WINDOW_WINDOW_H_

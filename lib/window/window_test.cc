@@ -1,0 +1,122 @@
+#include "lib/window/window.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace rp::window {
+namespace {
+
+std::string Header(int ranks) {
+  return R"({"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":)" + std::to_string(ranks) +
+         "}\n" + R"({"type":"comm","id":0,"size":)" + std::to_string(ranks) + R"(,"ranks":[)" +
+         (ranks == 2 ? "0,1" : "0,1,2") + "]}\n";
+}
+
+std::string Mpi(int rank, int seq, const std::string& fn, int t0, int t1, const std::string& extra = "",
+                int comm = 0) {
+  return R"({"type":"mpi","rank":)" + std::to_string(rank) + R"(,"seq":)" + std::to_string(seq) +
+         R"(,"fn":")" + fn + R"(","t0":)" + std::to_string(t0) + R"(,"t1":)" + std::to_string(t1) +
+         R"(,"comm":)" + std::to_string(comm) + extra + "}\n";
+}
+
+// Reads `text` in windows; returns each window's lines.
+std::vector<std::vector<std::string>> Windows(const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/window.ndjson";
+  std::ofstream(path) << text;
+  trace::InputSet input({path}, {});
+  WindowReader reader(input);
+  EXPECT_TRUE(reader.Start().ok());
+  std::vector<std::vector<std::string>> out;
+  Window w;
+  for (;;) {
+    auto more = reader.Next(&w);
+    EXPECT_TRUE(more.ok()) << more.status().message();
+    if (!more.ok() || !*more) break;
+    std::vector<std::string> lines;
+    for (const WindowRecord& r : w.records) lines.emplace_back(w.line(r));
+    out.push_back(lines);
+    EXPECT_EQ(w.index, static_cast<int64_t>(out.size()) - 1);
+  }
+  return out;
+}
+
+std::string Strip(const std::string& line) { return line.substr(0, line.size() - 1); }
+
+TEST(Window, CutsAtEachCleanWorldBarrier) {
+  const std::string a0 = Mpi(0, 0, "MPI_Send", 10, 20, R"(,"peer":1,"tag":1,"bytes":8)");
+  const std::string a1 = Mpi(1, 0, "MPI_Recv", 5, 25, R"(,"peer":0,"tag":1,"bytes":8)");
+  const std::string b0 = Mpi(0, 1, "MPI_Barrier", 30, 50);
+  const std::string b1 = Mpi(1, 1, "MPI_Barrier", 40, 50);
+  const std::string c0 = Mpi(0, 2, "MPI_Allreduce", 60, 80, R"(,"bytes":8)");
+  const std::string c1 = Mpi(1, 2, "MPI_Allreduce", 70, 80, R"(,"bytes":8)");
+  const std::string d0 = Mpi(0, 3, "MPI_Finalize", 90, 95);
+  const std::string sample = R"({"type":"sample","rank":1,"t":55,"stack":[]})" "\n";
+  const auto w = Windows(Header(2) + a1 + a0 + b0 + b1 + sample + c0 + c1 + d0);
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0], (std::vector<std::string>{Strip(a1), Strip(a0), Strip(b0), Strip(b1)}));
+  EXPECT_EQ(w[1], (std::vector<std::string>{Strip(sample), Strip(c0), Strip(c1)}));
+  EXPECT_EQ(w[2], (std::vector<std::string>{Strip(d0)}));
+}
+
+TEST(Window, ActiveRequestOrMessageInFlightKeepsTheWindowOpen) {
+  // Rank 1's Irecv is still active at the barrier: not a boundary. At the
+  // second barrier rank 0's eager Send is not yet received (rank 1 receives
+  // after it): not a boundary either. The third one is clean.
+  const std::string text =
+      Header(2) + Mpi(1, 0, "MPI_Irecv", 1, 2, R"(,"peer":0,"tag":1,"bytes":8,"req":0)") +
+      Mpi(0, 0, "MPI_Barrier", 3, 6) + Mpi(1, 1, "MPI_Barrier", 4, 6) +
+      Mpi(0, 1, "MPI_Send", 7, 8, R"(,"peer":1,"tag":1,"bytes":8)") +
+      Mpi(1, 2, "MPI_Wait", 7, 9, R"(,"completed":[0])") +
+      Mpi(0, 2, "MPI_Send", 10, 11, R"(,"peer":1,"tag":2,"bytes":8)") +
+      Mpi(0, 3, "MPI_Barrier", 12, 14) + Mpi(1, 3, "MPI_Barrier", 12, 14) +
+      Mpi(1, 4, "MPI_Recv", 15, 16, R"(,"peer":0,"tag":2,"bytes":8)") +
+      Mpi(0, 4, "MPI_Barrier", 17, 19) + Mpi(1, 5, "MPI_Barrier", 18, 19) +
+      Mpi(0, 5, "MPI_Finalize", 20, 21);
+  // Window 0: rank 0's Barrier, Send, Send, Barrier, Barrier and rank 1's
+  // Irecv, Barrier, Wait, Barrier, Recv, Barrier; window 1: the Finalize.
+  const auto w = Windows(text);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].size(), 11u);
+  EXPECT_EQ(w[1].size(), 1u);
+}
+
+TEST(Window, SubCommunicatorCollectivesDoNotCut) {
+  std::string text = Header(3) + R"({"type":"comm","id":1,"size":2,"ranks":[0,1]})" "\n";
+  text += Mpi(0, 0, "MPI_Barrier", 1, 2, "", 1);
+  text += Mpi(1, 0, "MPI_Barrier", 1, 2, "", 1);
+  text += Mpi(2, 0, "MPI_Finalize", 3, 4);
+  EXPECT_EQ(Windows(text).size(), 1u);
+}
+
+TEST(Window, NoSynchronizationIsOneWindow) {
+  const auto w = Windows(Header(2) + Mpi(0, 0, "MPI_Send", 1, 2, R"(,"peer":1,"tag":0)") +
+                         Mpi(1, 0, "MPI_Recv", 1, 3, R"(,"peer":0,"tag":0)"));
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].size(), 2u);
+}
+
+TEST(Window, PersistentRequestsCountOnlyWhileStarted) {
+  // A persistent receive created before the barrier but not started is not
+  // active; started after it, it is.
+  const std::string text =
+      Header(2) + Mpi(1, 0, "MPI_Recv_init", 1, 2, R"(,"peer":0,"tag":1,"bytes":8,"req":0)") +
+      Mpi(0, 0, "MPI_Barrier", 3, 5) + Mpi(1, 1, "MPI_Barrier", 3, 5) +
+      Mpi(1, 2, "MPI_Start", 6, 7, R"(,"req":0)") +
+      Mpi(0, 1, "MPI_Send", 6, 7, R"(,"peer":1,"tag":1,"bytes":8)") +
+      Mpi(0, 2, "MPI_Barrier", 8, 10) + Mpi(1, 3, "MPI_Barrier", 8, 10) +
+      Mpi(1, 4, "MPI_Wait", 11, 12, R"(,"completed":[0])") +
+      Mpi(0, 3, "MPI_Barrier", 13, 15) + Mpi(1, 5, "MPI_Barrier", 13, 15);
+  // Cut at the first barrier (Recv_init, 2 Barriers), not at the second
+  // (the receive is active), again at the third: Start, Send, 2 Barriers,
+  // Wait, 2 Barriers.
+  const auto w = Windows(text);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].size(), 3u);
+  EXPECT_EQ(w[1].size(), 7u);
+}
+
+}  // namespace
+}  // namespace rp::window
