@@ -86,8 +86,14 @@ Status WindowReader::Start() {
     ++records_read_;
     if (record_.type == trace::RecordType::kMpi || record_.type == trace::RecordType::kSample) {
       have_first_ = true;
-      // Every rank of the world counts for a boundary, seen yet or not.
+      // Every rank of the world counts for a boundary, seen yet or not;
+      // rank records say how many events each will deliver.
       if (dict_.ranks > 0) ranks_.resize(dict_.ranks);
+      for (const trace::Record& r : dict_.prelude) {
+        if (r.type == trace::RecordType::kRank && r.rank.has_events() && r.rank.rank >= 0) {
+          Rank(r.rank.rank).expected = r.rank.events;
+        }
+      }
       return OkStatus();
     }
     if (record_.type == trace::RecordType::kHeader) {
@@ -97,7 +103,8 @@ Status WindowReader::Start() {
       dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
     }
     dict_.prelude.push_back(record_);
-    dict_.prelude.back().line = {};  // the reader's buffer is reused; re-encode when writing
+    dict_.prelude.back().line = {};  // the reader's buffer is reused
+    dict_.prelude_lines.emplace_back(record_.line);
   }
 }
 
@@ -184,14 +191,27 @@ void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState&
 }
 
 int64_t WindowReader::Reached() const {
-  int64_t reached = INT64_MAX;
-  for (const RankState& r : ranks_) reached = std::min(reached, r.syncs);
-  return ranks_.empty() ? 0 : reached;
+  // A rank that delivered all its events (it may have died, or had none)
+  // holds no boundary back.
+  int64_t reached = INT64_MAX, most = 0;
+  for (const RankState& r : ranks_) {
+    if (r.expected < 0 || r.seen < r.expected) reached = std::min(reached, r.syncs);
+    most = std::max(most, r.syncs);
+  }
+  return std::min(reached, most);
 }
 
 bool WindowReader::Clean(int64_t k) const {
   int64_t sent = 0, received = 0;
   for (const RankState& r : ranks_) {
+    if (static_cast<int64_t>(r.active_at.size()) < k) {
+      // A rank that delivered all its events without reaching this
+      // synchronization (it died): what it left stands.
+      if (r.active != 0) return false;
+      sent += r.sent;
+      received += r.received;
+      continue;
+    }
     if (r.active_at[k - 1] != 0) return false;
     sent += r.sent_at[k - 1];
     received += r.received_at[k - 1];
@@ -215,6 +235,7 @@ void WindowReader::BufferRecord() {
     b.time = m.t0;
     RankState& rank = Rank(m.rank);
     b.level = rank.syncs;
+    ++rank.seen;
     Account(m, b.event, rank);
     if (IsGlobalSync(b.event)) {
       ++rank.syncs;

@@ -63,7 +63,8 @@ struct Dictionary {
   trace::HeaderRecord header;
   int64_t ranks = 0;
   std::unordered_map<int64_t, std::vector<int64_t>> comm_ranks;  // comm id -> world ranks
-  std::vector<trace::Record> prelude;  // every record before the first event, in order
+  std::vector<trace::Record> prelude;       // every record before the first event, in order
+  std::vector<std::string> prelude_lines;  // their raw text
   // Comms that contain every rank of the world.
   bool SpansWorld(int64_t comm) const;
 };
@@ -93,6 +94,8 @@ class WindowReader {
     bool receives = false;    // completing it receives a message
   };
   struct RankState {
+    int64_t expected = -1;  // events, from the rank record (-1: unknown)
+    int64_t seen = 0;
     int64_t syncs = 0;  // global synchronizations completed
     int64_t active = 0;
     std::unordered_map<int64_t, Request> requests;

@@ -118,5 +118,25 @@ TEST(Window, PersistentRequestsCountOnlyWhileStarted) {
   EXPECT_EQ(w[1].size(), 7u);
 }
 
+TEST(Window, RanksThatDeliveredAllTheirEventsDoNotHoldBoundaries) {
+  // Rank 2 died after its one call (its rank record says 1 event); ranks 0
+  // and 1 go on synchronizing, and their barriers still end windows.
+  const std::string ranks = R"({"type":"rank","rank":0,"events":4})" "\n"
+                            R"({"type":"rank","rank":1,"events":3})" "\n"
+                            R"({"type":"rank","rank":2,"events":1})" "\n";
+  const std::string text =
+      Header(3) + ranks + Mpi(2, 0, "MPI_Send", 1, 2, R"(,"peer":0,"tag":1)") +
+      Mpi(0, 0, "MPI_Recv", 1, 3, R"(,"peer":2,"tag":1)") + Mpi(0, 1, "MPI_Barrier", 4, 6) +
+      Mpi(1, 0, "MPI_Barrier", 5, 6) + Mpi(0, 2, "MPI_Barrier", 7, 9) + Mpi(1, 1, "MPI_Barrier", 8, 9) +
+      Mpi(0, 3, "MPI_Finalize", 10, 11) + Mpi(1, 2, "MPI_Finalize", 10, 12);
+  const auto w = Windows(text);
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0].size(), 4u);
+  EXPECT_EQ(w[1].size(), 2u);
+  EXPECT_EQ(w[2].size(), 2u);
+  // Without the rank records nothing says rank 2 is done: one window.
+  EXPECT_EQ(Windows(Header(3) + text.substr(Header(3).size() + ranks.size())).size(), 1u);
+}
+
 }  // namespace
 }  // namespace rp::window

@@ -1,0 +1,295 @@
+#include "lib/clock/repair.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <queue>
+
+namespace rp::clock {
+namespace {
+
+using match::kNoEvent;
+using window::Event;
+
+// A constraint shared by several events: every dependent must end at least
+// min-latency after the latest start of the sources (and of the parent
+// gate's sources: prefix chains). One message is a gate with one source and
+// one dependent; an all-to-all collective is one gate over all members.
+struct Gate {
+  std::vector<uint32_t> sources;
+  std::vector<uint32_t> dependents;
+  int32_t parent = -1;
+  std::vector<int32_t> children;
+  // Forward pass state.
+  int64_t value = INT64_MIN;
+  int32_t waiting = 0;
+};
+
+struct Gates {
+  std::vector<Gate> gates;
+  size_t message_gates = 0;  // gates [0, message_gates) are messages
+  std::vector<std::vector<int32_t>> feeds;   // event -> gates it is a source of
+  std::vector<std::vector<int32_t>> waits;   // event -> gates it depends on
+};
+
+Gates BuildGates(const window::Window& w, const match::Matching& matching) {
+  Gates out;
+  out.feeds.resize(w.events.size());
+  out.waits.resize(w.events.size());
+  auto add = [&](std::vector<uint32_t> sources, std::vector<uint32_t> dependents, int32_t parent) {
+    dependents.erase(std::remove(dependents.begin(), dependents.end(), kNoEvent), dependents.end());
+    sources.erase(std::remove(sources.begin(), sources.end(), kNoEvent), sources.end());
+    if (dependents.empty() || (sources.empty() && parent < 0)) return static_cast<int32_t>(-1);
+    const int32_t id = static_cast<int32_t>(out.gates.size());
+    Gate g;
+    g.sources = std::move(sources);
+    g.dependents = std::move(dependents);
+    g.parent = parent;
+    for (uint32_t s : g.sources) out.feeds[s].push_back(id);
+    for (uint32_t d : g.dependents) out.waits[d].push_back(id);
+    out.gates.push_back(std::move(g));
+    if (parent >= 0) out.gates[parent].children.push_back(id);
+    return id;
+  };
+  for (const match::Message& m : matching.messages) add({m.send}, {m.recv_done}, -1);
+  out.message_gates = out.gates.size();
+  for (const match::Collective& c : matching.collectives) {
+    if (c.fn < 0) continue;
+    const size_t n = c.entries.size();
+    size_t root = n;
+    for (size_t i = 0; i < n; ++i) {
+      if (w.events[c.entries[i]].rank == c.root) root = i;
+    }
+    switch (mpi::kFunctions[c.fn].collective) {
+      case mpi::Collective::kAll:
+        add(c.entries, c.exits, -1);
+        break;
+      case mpi::Collective::kRootOut:
+        if (root < n) {
+          std::vector<uint32_t> exits;
+          for (size_t i = 0; i < n; ++i) {
+            if (i != root) exits.push_back(c.exits[i]);
+          }
+          add({c.entries[root]}, exits, -1);
+        }
+        break;
+      case mpi::Collective::kRootIn:
+        if (root < n) {
+          std::vector<uint32_t> entries;
+          for (size_t i = 0; i < n; ++i) {
+            if (i != root) entries.push_back(c.entries[i]);
+          }
+          add(entries, {c.exits[root]}, -1);
+        }
+        break;
+      case mpi::Collective::kPrefix: {
+        int32_t previous = -1;
+        for (size_t i = 1; i < n; ++i) previous = add({c.entries[i - 1]}, {c.exits[i]}, previous);
+        break;
+      }
+      default:
+        break;  // neighbourhood collectives: the topology is not in the trace
+    }
+  }
+  return out;
+}
+
+// The latest source start of gate g (its parent's included) at current times.
+int64_t GateValue(const Gates& gates, const window::Window& w, int32_t g) {
+  int64_t value = INT64_MIN;
+  for (; g >= 0; g = gates.gates[g].parent) {
+    for (uint32_t s : gates.gates[g].sources) value = std::max(value, w.events[s].t0);
+  }
+  return value;
+}
+
+}  // namespace
+
+void Violations::Add(const Violations& o) {
+  messages += o.messages;
+  collectives += o.collectives;
+  worst = std::max(worst, o.worst);
+}
+
+Violations CountViolations(const window::Window& w, const match::Matching& matching, int64_t min_latency) {
+  Violations v;
+  const Gates gates = BuildGates(w, matching);
+  for (size_t g = 0; g < gates.gates.size(); ++g) {
+    const int64_t earliest = GateValue(gates, w, static_cast<int32_t>(g)) + min_latency;
+    for (uint32_t d : gates.gates[g].dependents) {
+      const int64_t gap = earliest - w.events[d].t1;
+      if (gap <= 0) continue;
+      (g < gates.message_gates ? v.messages : v.collectives) += 1;
+      v.worst = std::max(v.worst, gap);
+    }
+  }
+  return v;
+}
+
+RepairResult Repair(window::Window* window, const match::Matching& matching, const RepairOptions& options) {
+  window::Window& w = *window;
+  Gates gates = BuildGates(w, matching);
+  const size_t ranks = w.by_rank.size();
+  RepairResult result;
+  result.ranks.resize(ranks);
+  std::vector<std::pair<int64_t, int64_t>> before(w.events.size());
+  for (size_t i = 0; i < w.events.size(); ++i) before[i] = {w.events[i].t0, w.events[i].t1};
+
+  for (Gate& g : gates.gates) g.waiting = static_cast<int32_t>(g.sources.size()) + (g.parent >= 0 ? 1 : 0);
+  std::vector<size_t> position(ranks, 0);
+  std::vector<int64_t> shift(ranks, 0);
+  struct Jump {
+    size_t position;  // in by_rank
+    int64_t delta;
+    int64_t at;       // the event's end before the jump
+  };
+  std::vector<std::vector<Jump>> jumps(ranks);
+
+  // Each event is started (its start is final once the previous event of
+  // its rank has finished, and feeds the gates it is a source of) and then
+  // finished (its end waits for its gates and may jump). A blocking
+  // collective is both a source and a dependent of its own gate.
+  auto next_event = [&](size_t r) -> int64_t {
+    return position[r] < w.by_rank[r].size() ? static_cast<int64_t>(w.by_rank[r][position[r]]) : int64_t{-1};
+  };
+  auto ready = [&](uint32_t e) {
+    for (int32_t g : gates.waits[e]) {
+      if (gates.gates[g].waiting > 0) return false;
+    }
+    return true;
+  };
+  // Ranks whose started event can finish, by its start (then rank).
+  using Entry = std::pair<int64_t, size_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  std::vector<bool> queued(ranks, false);
+  auto offer = [&](size_t r) {
+    const int64_t e = next_event(r);
+    if (e >= 0 && !queued[r] && ready(static_cast<uint32_t>(e))) {
+      queued[r] = true;
+      queue.push({w.events[e].t0, r});
+    }
+  };
+  std::vector<int32_t> completed_gates;
+  auto complete_gate = [&](int32_t first) {
+    completed_gates.assign(1, first);
+    while (!completed_gates.empty()) {
+      const int32_t g = completed_gates.back();
+      completed_gates.pop_back();
+      for (int32_t child : gates.gates[g].children) {
+        Gate& c = gates.gates[child];
+        c.value = std::max(c.value, gates.gates[g].value);
+        if (--c.waiting == 0) completed_gates.push_back(child);
+      }
+      for (uint32_t d : gates.gates[g].dependents) offer(w.events[d].rank);
+    }
+  };
+  auto start = [&](size_t r) {
+    const int64_t e = next_event(r);
+    if (e < 0) return;
+    Event& ev = w.events[e];
+    ev.t0 += shift[r];
+    for (int32_t g : gates.feeds[e]) {
+      Gate& gate = gates.gates[g];
+      gate.value = std::max(gate.value, ev.t0);
+      if (--gate.waiting == 0) complete_gate(g);
+    }
+    offer(r);
+  };
+
+  for (size_t r = 0; r < ranks; ++r) start(r);
+  size_t remaining = w.events.size();
+  while (remaining > 0) {
+    size_t r = ranks;
+    if (!queue.empty()) {
+      r = queue.top().second;
+      queue.pop();
+      queued[r] = false;
+    } else {
+      // Every rank waits on another: the trace's dependencies form a cycle
+      // (messages matched wrongly, a corrupt trace). Go on with the earliest.
+      int64_t earliest = INT64_MAX;
+      for (size_t q = 0; q < ranks; ++q) {
+        const int64_t e = next_event(q);
+        if (e >= 0 && w.events[e].t0 < earliest) {
+          earliest = w.events[e].t0;
+          r = q;
+        }
+      }
+      if (r == ranks) break;
+      ++result.cycles_broken;
+    }
+    const uint32_t e = static_cast<uint32_t>(next_event(r));
+    Event& ev = w.events[e];
+    ev.t1 += shift[r];
+    int64_t required = INT64_MIN;
+    for (int32_t g : gates.waits[e]) {
+      if (gates.gates[g].value != INT64_MIN) required = std::max(required, gates.gates[g].value + options.min_latency);
+    }
+    if (required != INT64_MIN && ev.t1 < required) {
+      const int64_t delta = required - ev.t1;
+      jumps[r].push_back(Jump{position[r], delta, ev.t1});
+      ev.t1 = required;
+      shift[r] += delta;
+    }
+    ++position[r];
+    --remaining;
+    start(r);
+  }
+
+  if (options.amortize && options.max_slope > 0) {
+    // The earliest end each source may not pass: its gates' dependents' ends.
+    std::vector<int64_t> gate_limit(gates.gates.size(), INT64_MAX);
+    for (size_t g = 0; g < gates.gates.size(); ++g) {
+      for (uint32_t d : gates.gates[g].dependents) gate_limit[g] = std::min(gate_limit[g], w.events[d].t1);
+    }
+    // A prefix chain's sources also bound the chain's later dependents;
+    // children come after their parents.
+    for (size_t g = gates.gates.size(); g-- > 0;) {
+      const int32_t parent = gates.gates[g].parent;
+      if (parent >= 0) gate_limit[parent] = std::min(gate_limit[parent], gate_limit[g]);
+    }
+    for (size_t r = 0; r < ranks; ++r) {
+      const std::vector<uint32_t>& events = w.by_rank[r];
+      int64_t floor = events.empty() ? 0 : w.events[events.front()].t0;
+      for (const Jump& jump : jumps[r]) {
+        const int64_t end = jump.at;  // the ramp reaches the full jump here
+        const int64_t start = std::max(floor, end - static_cast<int64_t>(std::ceil(jump.delta / options.max_slope)));
+        floor = end;
+        if (end <= start) continue;
+        const double span = static_cast<double>(end - start);
+        auto ramp = [&](int64_t x) {
+          return static_cast<int64_t>(std::floor(jump.delta * (static_cast<double>(x - start) / span)));
+        };
+        // Walk back from the jumping event: each time point may move by at
+        // most the ramp, its own cap, and what the next point moved.
+        int64_t allowed = jump.delta;
+        for (size_t p = jump.position + 1; p-- > 0;) {
+          Event& ev = w.events[events[p]];
+          if (p != jump.position) {
+            if (ev.t1 < start) break;
+            allowed = std::min(allowed, ramp(ev.t1));
+            ev.t1 += std::max<int64_t>(0, allowed);
+          }
+          if (ev.t0 < start) break;
+          int64_t cap = INT64_MAX;
+          for (int32_t g : gates.feeds[events[p]]) cap = std::min(cap, gate_limit[g] - options.min_latency - ev.t0);
+          allowed = std::min({allowed, ramp(ev.t0), cap});
+          ev.t0 += std::max<int64_t>(0, allowed);
+          if (allowed <= 0) break;
+        }
+      }
+    }
+  }
+
+  for (size_t i = 0; i < w.events.size(); ++i) {
+    const Event& ev = w.events[i];
+    const int64_t moved = std::max(std::abs(ev.t0 - before[i].first), std::abs(ev.t1 - before[i].second));
+    if (moved == 0) continue;
+    RankRepair& rank = result.ranks[ev.rank];
+    ++rank.moved;
+    rank.max_shift = std::max(rank.max_shift, moved);
+  }
+  return result;
+}
+
+}  // namespace rp::clock

@@ -1,0 +1,55 @@
+// Repairs what clock offsets leave impossible in a window: a receive that
+// completes before its message was sent, a collective exit before an entry
+// it waits for. A controlled-logical-clock forward pass (Rabenseifner's CLC,
+// as extended to collectives by Becker et al.; diagnosis paper §2) visits
+// events in an order that respects these dependencies; when a constraint is
+// violated, the event's end moves to the earliest time that satisfies it and
+// every later event of its rank moves by the same amount, so local intervals
+// keep their lengths and each rank's order is kept. A backward amortisation
+// then spreads each such jump over the time before it (the clock runs at
+// most `max_slope` fast), capped so that no moved send overtakes its
+// receive, so that the jump does not squeeze one local gap.
+#ifndef RP_LIB_CLOCK_REPAIR_H_
+#define RP_LIB_CLOCK_REPAIR_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "lib/match/match.h"
+#include "lib/window/window.h"
+
+namespace rp::clock {
+
+struct RepairOptions {
+  int64_t min_latency = 0;  // ns a message takes at least
+  double max_slope = 0.01;  // amortisation: fastest relative clock rate change
+  bool amortize = true;
+};
+
+struct Violations {
+  int64_t messages = 0;     // receives completing before send start + min latency
+  int64_t collectives = 0;  // collective exits before an entry they wait for
+  int64_t worst = 0;        // ns, the largest of these gaps
+  void Add(const Violations& o);
+};
+
+// Counts the violated constraints of a window at its events' current times.
+Violations CountViolations(const window::Window& window, const match::Matching& matching,
+                           int64_t min_latency);
+
+struct RankRepair {
+  int64_t moved = 0;      // events whose times changed
+  int64_t max_shift = 0;  // ns, largest change of an event time
+};
+
+struct RepairResult {
+  std::vector<RankRepair> ranks;  // indexed by rank
+  int64_t cycles_broken = 0;      // dependencies that could not be met (inconsistent trace)
+};
+
+// Moves event times (window->events) forward to satisfy every constraint.
+RepairResult Repair(window::Window* window, const match::Matching& matching, const RepairOptions& options);
+
+}  // namespace rp::clock
+
+#endif  // RP_LIB_CLOCK_REPAIR_H_
