@@ -80,6 +80,10 @@ class Progress {
   void Tick(uint64_t records, uint64_t bytes) {
     if (enabled_ && (records & 0xFFFF) == 0) Print(records, bytes);
   }
+  // For callers that report rarely (per window): always checks the time.
+  void Update(uint64_t records, uint64_t bytes) {
+    if (enabled_) Print(records, bytes);
+  }
   void Done();
 
  private:

@@ -348,10 +348,17 @@ Status DecodeObject(ondemand::object_iterator it, ondemand::object_iterator end,
 
 struct LineDecoder::Impl {
   ondemand::parser parser;
+  std::string copy;
 };
 
 LineDecoder::LineDecoder() : impl_(std::make_unique<Impl>()) {}
 LineDecoder::~LineDecoder() = default;
+
+Status LineDecoder::DecodeCopy(std::string_view text, Record* record) {
+  impl_->copy.assign(text);
+  impl_->copy.append(kDecodePadding, ' ');
+  return Decode(std::string_view(impl_->copy.data(), text.size()), record);
+}
 
 Status LineDecoder::Decode(std::string_view text, Record* record) {
   record->line = text;

@@ -42,6 +42,9 @@ class LineDecoder {
   // message names the field and record but not the position, which the
   // caller knows ("field \"t1\" missing in mpi record (rank 3, seq 17)").
   Status Decode(std::string_view text, Record* record);
+  // The same for text without the padding (copied first): for stages that
+  // buffer raw lines and change some records before writing them.
+  Status DecodeCopy(std::string_view text, Record* record);
 
  private:
   struct Impl;

@@ -7,7 +7,9 @@
 
 static FILE* g_out;
 
-void rp_expect_init(void) {
+void rp_expect_init(void) { rp_expect_init_as("MPI_Init"); }
+
+void rp_expect_init_as(const char* init_fn) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const char* dir = getenv("RP_EXPECT_DIR");
@@ -18,7 +20,7 @@ void rp_expect_init(void) {
     perror(path);
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
-  rp_expect("MPI_Init", " ");
+  rp_expect(init_fn, " ");
 }
 
 void rp_expect(const char* fn, const char* fields, ...) {

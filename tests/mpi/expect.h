@@ -29,6 +29,8 @@ extern "C" {
 #endif
 
 void rp_expect_init(void);
+/* For applications started otherwise, e.g. rp_expect_init_as("MPI_Init_thread"). */
+void rp_expect_init_as(const char* init_fn);
 void rp_expect(const char* fn, const char* fields, ...) __attribute__((format(printf, 2, 3)));
 void rp_expect_finalize(void);
 

@@ -1,0 +1,37 @@
+// rp-clocksync: one global clock without causality violations.
+#include "lib/cli/tool.h"
+#include "lib/clocksync/clocksync.h"
+
+int main(int argc, char** argv) {
+  rp::cli::Tool tool("rp-clocksync", "Put every rank's times on rank 0's clock and repair causality violations.");
+  rp::cli::IoOptions io;
+  rp::clocksync::Options options;
+  tool.AddInputs(&io);
+  tool.AddOutput(&io);
+  auto& app = tool.app();
+  app.add_option("--method", options.method,
+                 "pingpong: lines through the collector's MPI_Init/MPI_Finalize measurements; gaps: through the "
+                 "exits of global synchronizations; identity: none; auto: pingpong when the trace has them")
+      ->check(CLI::IsMember(rp::clocksync::Methods()))
+      ->default_val("auto");
+  app.add_flag("!--no-repair", options.repair, "only map the times, do not repair violations");
+  app.add_option("--min-latency", options.min_latency, "ns a message takes at least (repair constraint)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("!--no-amortize", options.amortize, "keep repair jumps, do not spread them over the time before");
+  app.add_option("--max-slope", options.max_slope, "amortisation: how much faster a repaired clock may run")
+      ->check(CLI::Range(1e-6, 1.0));
+  app.add_option("--gaps-tolerance", options.gaps_tolerance,
+                 "gaps: ns a synchronization's exit gap may stray from the fitted line")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--report", options.report, "print violations before and after, and each rank's clock, on stderr");
+  tool.SetFooter(
+      "Reads: rp-trace/1 with local times (rp-record's clock records for --method pingpong).\n"
+      "Writes: the same records with times on rank 0's clock (header \"clock\":\"global\"),\n"
+      "each window sorted by its new times, then a clock record per rank (method, offset\n"
+      "at its first event, drift in ppm, events moved by the repair, largest move).\n"
+      "\n"
+      "Examples:\n"
+      "  rp-clocksync --report run.ndjson.zst -o synced.ndjson.zst\n"
+      "  rp-cat old-run.ndjson | rp-clocksync --method gaps | rp-phases | rp-cpath");
+  return tool.Main(argc, argv, [&] { return rp::clocksync::Run(io, options); });
+}

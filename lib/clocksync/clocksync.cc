@@ -1,0 +1,313 @@
+#include "lib/clocksync/clocksync.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+
+#include "lib/base/version.h"
+#include "lib/clock/gaps.h"
+#include "lib/clock/linear.h"
+#include "lib/clock/repair.h"
+#include "lib/match/match.h"
+#include "lib/trace/input_set.h"
+#include "lib/window/window.h"
+
+namespace rp::clocksync {
+namespace {
+
+using clock::LinearClock;
+
+// Stdin can be read once; the gaps method reads the trace twice.
+class Spool {
+ public:
+  ~Spool() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  Expected<std::vector<std::string>> Seekable(std::vector<std::string> paths) {
+    if (std::find(paths.begin(), paths.end(), "-") == paths.end()) return paths;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/rp-clocksync.XXXXXX";
+    const int fd = ::mkstemp(path.data());
+    if (fd < 0) return InputError("cannot create a spool file for stdin: " + std::string(std::strerror(errno)));
+    path_ = path;
+    char buf[1 << 16];
+    for (;;) {
+      const ssize_t got = ::read(STDIN_FILENO, buf, sizeof buf);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return InputError(std::string("cannot read stdin: ") + std::strerror(errno));
+      if (got == 0) break;
+      if (::write(fd, buf, got) != got) return InputError(path_ + ": cannot write the spool file");
+    }
+    ::close(fd);
+    for (std::string& p : paths) {
+      if (p == "-") p = path_;
+    }
+    return paths;
+  }
+
+ private:
+  std::string path_;
+};
+
+// Pass 1 of --method gaps: every rank's exits of global synchronizations.
+Expected<std::vector<std::vector<clock::SyncExit>>> CollectExits(const std::vector<std::string>& paths,
+                                                                 const trace::ReaderOptions& reader) {
+  trace::InputSet input(paths, reader);
+  window::WindowReader windows(input);
+  RP_RETURN_IF_ERROR(windows.Start());
+  std::vector<std::vector<clock::SyncExit>> exits(std::max<int64_t>(windows.dictionary().ranks, 0));
+  window::Window w;
+  for (;;) {
+    RP_ASSIGN_OR_RETURN(bool more, windows.Next(&w));
+    if (!more) break;
+    for (size_t r = 0; r < w.by_rank.size(); ++r) {
+      for (uint32_t index : w.by_rank[r]) {
+        const window::Event& e = w.events[index];
+        const mpi::Function* f = e.function();
+        if (f == nullptr || f->collective != mpi::Collective::kAll || f->nonblocking || e.comm == window::kNone ||
+            !windows.dictionary().SpansWorld(e.comm)) {
+          continue;
+        }
+        if (r >= exits.size()) exits.resize(r + 1);
+        exits[r].push_back(clock::SyncExit{e.site == window::kNone ? -1 : e.site, e.t1});
+      }
+    }
+  }
+  return exits;
+}
+
+struct RankSummary {
+  LinearClock clock;
+  std::string method = "identity";
+  int64_t first_local = INT64_MIN;
+  int64_t moved = 0;
+  int64_t max_shift = 0;
+  int64_t backwards = 0;  // events whose local start precedes the previous one's
+  int64_t last_t0 = INT64_MIN;
+  bool seen = false;
+};
+
+std::string Ns(int64_t ns) {
+  char buf[32];
+  if (std::llabs(ns) >= 1'000'000) std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
+  else if (std::llabs(ns) >= 1'000) std::snprintf(buf, sizeof buf, "%.3f us", ns / 1e3);
+  else std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+  return buf;
+}
+
+}  // namespace
+
+std::vector<std::string> Methods() { return {"auto", "pingpong", "gaps", "identity"}; }
+
+Status Run(const cli::IoOptions& io, const Options& options) {
+  Spool spool;
+  std::vector<std::string> paths = cli::InputPaths(io);
+  const trace::ReaderOptions reader_options = cli::ReaderOptionsFor(io);
+
+  std::vector<std::vector<clock::SyncExit>> exits;
+  if (options.method == "gaps") {
+    RP_ASSIGN_OR_RETURN(paths, spool.Seekable(paths));
+    RP_ASSIGN_OR_RETURN(exits, CollectExits(paths, reader_options));
+  }
+
+  trace::InputSet input(paths, reader_options);
+  window::WindowReader windows(input);
+  RP_RETURN_IF_ERROR(windows.Start());
+  const window::Dictionary& dict = windows.dictionary();
+  const int64_t ranks = std::max<int64_t>(dict.ranks, 1);
+  std::vector<RankSummary> summary(ranks);
+
+  // 1. The line of each rank.
+  std::vector<std::vector<clock::OffsetMeasurement>> pingpong(ranks);
+  for (const trace::Record& r : dict.prelude) {
+    if (r.type != trace::RecordType::kClock || r.clock.method != "pingpong") continue;
+    if (r.clock.rank < 0 || r.clock.rank >= ranks || !r.clock.has_t() || !r.clock.has_offset()) continue;
+    pingpong[r.clock.rank].push_back({r.clock.t, r.clock.offset});
+  }
+  const bool have_pingpong = std::any_of(pingpong.begin(), pingpong.end(), [](const auto& m) { return !m.empty(); });
+  std::string method = options.method;
+  if (method == "auto") {
+    method = have_pingpong ? "pingpong" : "identity";
+    if (!have_pingpong) {
+      spdlog::warn("the trace has no clock measurements (rp-record writes them at MPI_Init and MPI_Finalize): "
+                   "times are left as they are; --method gaps aligns the ranks on their global synchronizations");
+    }
+  }
+  if (method == "pingpong") {
+    if (!have_pingpong) return InputError("--method pingpong: the trace has no ping-pong clock records");
+    int64_t without = 0;
+    for (int64_t r = 0; r < ranks; ++r) {
+      if (pingpong[r].empty()) {
+        ++without;
+        continue;
+      }
+      summary[r].clock = clock::FitOffsets(pingpong[r]);
+      summary[r].method = "linear";
+    }
+    if (without > 0) spdlog::warn("{} rank(s) have no clock measurement: their times are left as they are", without);
+  } else if (method == "gaps") {
+    exits.resize(ranks);
+    const clock::GapsFit fit = clock::FitGaps(exits, options.gaps_tolerance);
+    int64_t unfitted = 0;
+    for (int64_t r = 0; r < ranks; ++r) {
+      if (r < static_cast<int64_t>(fit.fitted.size()) && fit.fitted[r]) {
+        summary[r].clock = fit.clocks[r];
+        summary[r].method = "gaps";
+      } else {
+        ++unfitted;
+      }
+    }
+    if (unfitted > 0) {
+      spdlog::warn("--method gaps: {} rank(s) have no pair of global synchronization sites whose exit gaps to "
+                   "rank 0 stay within {}; their times are left as they are",
+                   unfitted, Ns(options.gaps_tolerance));
+    }
+  }
+
+  // Header and dictionaries.
+  RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
+  for (size_t i = 0; i < dict.prelude.size(); ++i) {
+    if (dict.prelude[i].type == trace::RecordType::kHeader) {
+      trace::HeaderRecord header = dict.prelude[i].header;
+      header.mutable_producer().push_back(std::string("rp-clocksync ") + kVersion);
+      header.set_clock("global");
+      RP_RETURN_IF_ERROR(writer->Write(header));
+    } else {
+      RP_RETURN_IF_ERROR(writer->WriteRaw(dict.prelude_lines[i]));
+    }
+  }
+
+  // 2. Window by window: map, repair, write sorted by the new times.
+  clock::RepairOptions repair_options;
+  repair_options.min_latency = options.min_latency;
+  repair_options.max_slope = options.max_slope;
+  repair_options.amortize = options.amortize;
+  clock::Violations mapped_violations, final_violations;
+  int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved = 0, mismatched = 0, cycles = 0;
+  std::vector<std::string> examples;
+  trace::LineDecoder decoder;
+  trace::Record record;
+  window::Window w;
+  std::vector<int64_t> sample_time;
+  std::vector<size_t> order;
+  cli::Progress progress("rp-clocksync", io.verbosity);
+  for (;;) {
+    RP_ASSIGN_OR_RETURN(bool more, windows.Next(&w));
+    if (!more) break;
+    progress.Update(windows.records_read(), input.raw_bytes());
+    for (window::Event& e : w.events) {
+      if (e.rank < 0 || e.rank >= ranks) continue;
+      RankSummary& s = summary[e.rank];
+      if (!s.seen) s.first_local = e.t0;
+      s.seen = true;
+      if (e.t0 < s.last_t0) ++s.backwards;
+      s.last_t0 = e.t0;
+      e.t0 = s.clock.ToGlobal(e.t0);
+      e.t1 = std::max(e.t0, s.clock.ToGlobal(e.t1));
+    }
+    const match::Matching matching = match::Match(w, dict);
+    unmatched_sends += matching.unmatched_sends;
+    unmatched_receives += matching.unmatched_receives;
+    unresolved += matching.unresolved_receives;
+    mismatched += matching.mismatched_collectives;
+    for (const std::string& example : matching.examples) {
+      if (examples.size() < 5) examples.push_back(example);
+    }
+    mapped_violations.Add(clock::CountViolations(w, matching, options.min_latency));
+    if (options.repair) {
+      const clock::RepairResult result = clock::Repair(&w, matching, repair_options);
+      cycles += result.cycles_broken;
+      for (size_t r = 0; r < result.ranks.size() && r < summary.size(); ++r) {
+        summary[r].moved += result.ranks[r].moved;
+        summary[r].max_shift = std::max(summary[r].max_shift, result.ranks[r].max_shift);
+      }
+    }
+    final_violations.Add(clock::CountViolations(w, matching, options.min_latency));
+
+    // New times of the window's records; records of no rank stay first.
+    sample_time.assign(w.records.size(), INT64_MIN);
+    for (size_t i = 0; i < w.records.size(); ++i) {
+      const window::WindowRecord& r = w.records[i];
+      if (r.event >= 0) {
+        sample_time[i] = w.events[r.event].t0;
+      } else if (r.type == trace::RecordType::kSample && r.rank >= 0 && r.rank < ranks) {
+        sample_time[i] = summary[r.rank].clock.ToGlobal(r.time);
+      }
+    }
+    order.resize(w.records.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (sample_time[a] != sample_time[b]) return sample_time[a] < sample_time[b];
+      return w.records[a].rank < w.records[b].rank;
+    });
+    for (size_t i : order) {
+      const window::WindowRecord& r = w.records[i];
+      if (r.event < 0 && r.type != trace::RecordType::kSample) {
+        RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
+        continue;
+      }
+      RP_RETURN_IF_ERROR(decoder.DecodeCopy(w.line(r), &record));
+      if (r.event >= 0) {
+        record.mpi.set_t0(w.events[r.event].t0);
+        record.mpi.set_t1(w.events[r.event].t1);
+        RP_RETURN_IF_ERROR(writer->Write(record.mpi));
+      } else {
+        record.sample.set_t(sample_time[i]);
+        RP_RETURN_IF_ERROR(writer->Write(record.sample));
+      }
+    }
+  }
+  progress.Done();
+
+  // Per-rank summaries, at the end: the repair's counts are known by now.
+  for (int64_t r = 0; r < ranks; ++r) {
+    const RankSummary& s = summary[r];
+    trace::ClockRecord c;
+    c.set_rank(r);
+    c.set_method(s.method);
+    c.set_offset(s.clock.OffsetAt(s.seen ? s.first_local : s.clock.reference));
+    c.set_drift(s.clock.drift * 1e6);
+    c.set_moved(s.moved);
+    c.set_max_shift(s.max_shift);
+    RP_RETURN_IF_ERROR(writer->Write(c));
+  }
+  RP_RETURN_IF_ERROR(writer->Close());
+
+  // Diagnostics.
+  int64_t backwards = 0;
+  for (const RankSummary& s : summary) backwards += s.backwards;
+  if (backwards > 0) {
+    spdlog::warn("{} event(s) start before the previous event of their rank (non-monotone local clock); "
+                 "they were kept in order of seq", backwards);
+  }
+  if (unmatched_sends + unmatched_receives + unresolved > 0) {
+    spdlog::warn("{} send(s) and {} receive(s) found no partner, {} wildcard receive(s) never completed; "
+                 "their messages were not used (first: {})",
+                 unmatched_sends, unmatched_receives, unresolved, examples.empty() ? "-" : examples.front());
+  }
+  if (mismatched > 0) spdlog::warn("{} collective instance member(s) called a different function", mismatched);
+  if (cycles > 0) {
+    spdlog::warn("{} dependency cycle(s) broken: the trace's messages or collectives contradict each other", cycles);
+  }
+  const auto level = options.report ? spdlog::level::info : spdlog::level::debug;
+  spdlog::log(level, "violations after the {} mapping: {} message(s), {} collective exit(s), worst {}", method,
+              mapped_violations.messages, mapped_violations.collectives, Ns(mapped_violations.worst));
+  spdlog::log(level, "violations after repair: {} message(s), {} collective exit(s), worst {}",
+              final_violations.messages, final_violations.collectives, Ns(final_violations.worst));
+  if (options.report) {
+    for (int64_t r = 0; r < ranks; ++r) {
+      const RankSummary& s = summary[r];
+      spdlog::info("rank {}: {} offset {} drift {:.3f} ppm; repair moved {} event(s), at most {}", r, s.method,
+                   Ns(s.clock.OffsetAt(s.seen ? s.first_local : s.clock.reference)), s.clock.drift * 1e6,
+                   s.moved, Ns(s.max_shift));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace rp::clocksync
