@@ -128,6 +128,10 @@ TEST(Gaps, ConstantGapsBetweenSynchronizationExitsGiveTheOffset) {
   }
   exits[0].push_back({9, 9'000'000});
   exits[1].push_back({8, 9'000'000 - 80'000});
+  // One more instance at site 3, where rank 1 left 2 us late (descheduled):
+  // an outlier the fit sets aside (5 of 6 instances kept).
+  exits[0].push_back({3, 10'000'000});
+  exits[1].push_back({3, 10'000'000 - 5000 - 90 + 2000});
   const GapsFit fit = FitGaps(exits, 100);
   ASSERT_TRUE(fit.fitted[1]);
   EXPECT_EQ(fit.instances[1], 5);

@@ -5,6 +5,38 @@
 #include <map>
 
 namespace rp::clock {
+namespace {
+
+// Theil-Sen: the median of the pairwise slopes and the median intercept,
+// a line that up to ~29% of outliers cannot drag (on at most 200 points).
+LinearClock RobustLine(const std::vector<OffsetMeasurement>& all) {
+  std::vector<OffsetMeasurement> points;
+  const size_t step = std::max<size_t>(1, all.size() / 200);
+  for (size_t i = 0; i < all.size(); i += step) points.push_back(all[i]);
+  std::vector<double> slopes;
+  for (size_t i = 0; i < points.size(); ++i) {
+    for (size_t j = i + 1; j < points.size(); ++j) {
+      if (points[j].local == points[i].local) continue;
+      slopes.push_back(static_cast<double>(points[j].offset - points[i].offset) /
+                       static_cast<double>(points[j].local - points[i].local));
+    }
+  }
+  LinearClock line;
+  line.reference = points.front().local;
+  if (!slopes.empty()) {
+    std::nth_element(slopes.begin(), slopes.begin() + slopes.size() / 2, slopes.end());
+    line.drift = slopes[slopes.size() / 2];
+  }
+  std::vector<int64_t> intercepts;
+  for (const OffsetMeasurement& p : points) {
+    intercepts.push_back(p.offset - static_cast<int64_t>(std::llround(line.drift * (p.local - line.reference))));
+  }
+  std::nth_element(intercepts.begin(), intercepts.begin() + intercepts.size() / 2, intercepts.end());
+  line.offset = intercepts[intercepts.size() / 2];
+  return line;
+}
+
+}  // namespace
 
 GapsFit FitGaps(const std::vector<std::vector<SyncExit>>& exits, int64_t tolerance) {
   const size_t ranks = exits.size();
@@ -25,18 +57,31 @@ GapsFit FitGaps(const std::vector<std::vector<SyncExit>>& exits, int64_t toleran
           OffsetMeasurement{exits[r][k].exit, exits[0][k].exit - exits[r][k].exit});
     }
     size_t best = 0;
-    for (const auto& [sites, points] : pairs) {
-      if (points.size() < 2 || points.size() <= best) continue;
-      const LinearClock line = FitOffsets(points);
-      int64_t residual = 0;
-      for (const OffsetMeasurement& p : points) {
-        residual = std::max(residual, std::abs(line.OffsetAt(p.local) - p.offset));
+    for (const auto& [sites, all] : pairs) {
+      if (all.size() < 2 || all.size() <= best) continue;
+      std::vector<OffsetMeasurement> kept = all;
+      LinearClock line = RobustLine(all);
+      for (int round = 0; round < 3; ++round) {
+        std::vector<OffsetMeasurement> inliers;
+        for (const OffsetMeasurement& p : all) {
+          if (std::abs(line.OffsetAt(p.local) - p.offset) <= tolerance) inliers.push_back(p);
+        }
+        if (inliers.size() < 2 || inliers.size() * 5 < all.size() * 4) {
+          kept.clear();
+          break;
+        }
+        if (inliers.size() == kept.size()) break;
+        kept = std::move(inliers);
+        line = FitOffsets(kept);
       }
+      if (kept.size() < 2 || kept.size() <= best) continue;
+      int64_t residual = 0;
+      for (const OffsetMeasurement& p : kept) residual = std::max(residual, std::abs(line.OffsetAt(p.local) - p.offset));
       if (residual > tolerance) continue;
-      best = points.size();
+      best = kept.size();
       fit.clocks[r] = line;
       fit.fitted[r] = true;
-      fit.instances[r] = static_cast<int64_t>(points.size());
+      fit.instances[r] = static_cast<int64_t>(kept.size());
       fit.residual[r] = residual;
     }
   }

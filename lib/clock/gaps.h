@@ -6,7 +6,9 @@
 // across the instances of one pair of call sites. Pairs of sites (one on
 // rank 0, one on rank r) are tried, so programs running different code on
 // different ranks (MPMD) are handled too; the pair with the most instances
-// whose gaps lie on a line within the tolerance wins.
+// whose gaps lie on a line within the tolerance wins. A rank descheduled at
+// an exit makes one gap an outlier: the line is refitted without the
+// instances off by more than the tolerance, as long as 80% of them remain.
 #ifndef RP_LIB_CLOCK_GAPS_H_
 #define RP_LIB_CLOCK_GAPS_H_
 
@@ -27,7 +29,7 @@ struct GapsFit {
   std::vector<LinearClock> clocks;     // by rank; identity where nothing fit
   std::vector<bool> fitted;            // by rank
   std::vector<int64_t> instances;      // instances the fit used, by rank
-  std::vector<int64_t> residual;       // ns, largest distance from the line, by rank
+  std::vector<int64_t> residual;       // ns, largest distance of a kept instance, by rank
 };
 
 // `exits[r][k]`: rank r's k-th global synchronization. `tolerance` bounds

@@ -68,21 +68,28 @@ bool IsOpenMpiLauncher(const std::string& launcher) {
   return version.find("Open MPI") != std::string::npos || version.find("OpenRTE") != std::string::npos;
 }
 
-std::vector<std::string> LaunchCommand(const LaunchOptions& options, bool open_mpi) {
-  std::vector<std::string> command = options.command;
-  if (!open_mpi || command.empty()) return command;
-  std::vector<std::string> extra;
+std::vector<std::pair<std::string, std::string>> Settings(const LaunchOptions& options) {
+  std::vector<std::pair<std::string, std::string>> env = options.env;
   std::string preload = options.collector;
   if (const char* existing = std::getenv("LD_PRELOAD"); existing && *existing) {
     preload += std::string(":") + existing;
   }
-  extra.push_back("-x");
-  extra.push_back("LD_PRELOAD=" + preload);
-  for (const auto& [name, value] : options.env) {
-    extra.push_back("-x");
-    extra.push_back(name + "=" + value);
+  env.insert(env.begin(), {"LD_PRELOAD", preload});
+  return env;
+}
+
+std::vector<std::string> LaunchCommand(const LaunchOptions& options, bool open_mpi) {
+  if (!open_mpi || options.command.empty()) return options.command;
+  std::vector<std::string> xs;
+  for (const auto& [name, value] : Settings(options)) {
+    xs.push_back("-x");
+    xs.push_back(name + "=" + value);
   }
-  command.insert(command.begin() + 1, extra.begin(), extra.end());
+  std::vector<std::string> command;
+  for (size_t i = 0; i < options.command.size(); ++i) {
+    command.push_back(options.command[i]);
+    if (i == 0 || options.command[i] == ":") command.insert(command.end(), xs.begin(), xs.end());
+  }
   return command;
 }
 
@@ -111,13 +118,8 @@ Expected<int> Launch(const LaunchOptions& options) {
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGTERM, &old_term, nullptr);
     if (!open_mpi) {
-      std::string preload = options.collector;
-      if (const char* existing = std::getenv("LD_PRELOAD"); existing && *existing) {
-        preload += std::string(":") + existing;
-      }
-      ::setenv("LD_PRELOAD", preload.c_str(), 1);
+      for (const auto& [name, value] : Settings(options)) ::setenv(name.c_str(), value.c_str(), 1);
     }
-    for (const auto& [name, value] : options.env) ::setenv(name.c_str(), value.c_str(), 1);
     ::execv(launcher.c_str(), argv.data());
     std::fprintf(stderr, "rp-record: cannot run %s: %s\n", launcher.c_str(), std::strerror(errno));
     ::_exit(127);

@@ -138,9 +138,14 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 // ----------------------------------------------------------------- phase ---
 #define RP_FIELDS_phase(X)                                                     \
   X(Int, id, Req, "phase id, from 0 in time order")                            \
-  X(Int, t0, Req, "start: exit of the global synchronisation before it, ns")   \
-  X(Int, t1, Req, "end: exit of the global synchronisation closing it, ns")    \
-  X(Str, kind, Opt, "\"init\", \"iteration\", \"final\" or \"run\"")           \
+  X(Int, t0, Req,                                                              \
+    "start: latest exit of the global synchronization before it (phase 0: "    \
+    "its first call), ns")                                                     \
+  X(Int, t1, Req,                                                              \
+    "end: latest exit of the global synchronization closing it (the last "     \
+    "phase: its last call's end), ns")                                         \
+  X(Str, kind, Opt, "\"run\": the only phase of a run without global "       \
+    "synchronization")                                                         \
   X(Str, signature, Opt, "hash of the call-site sequence of the phase")        \
   X(Int, cluster, Opt, "id of the cluster of phases with the same signature")  \
   X(Int, iteration, Opt, "iteration number within its cluster, from 0")        \

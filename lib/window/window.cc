@@ -238,6 +238,7 @@ void WindowReader::BufferRecord() {
     ++rank.seen;
     Account(m, b.event, rank);
     if (IsGlobalSync(b.event)) {
+      b.global_sync = true;
       ++rank.syncs;
       rank.active_at.push_back(rank.active);
       rank.sent_at.push_back(rank.sent);
@@ -270,6 +271,8 @@ void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window
     r.offset = static_cast<uint32_t>(window->text.size());
     r.length = static_cast<uint32_t>(b.line.size());
     r.time = b.time;
+    r.level = b.level;
+    r.global_sync = b.global_sync;
     window->text += b.line;
     if (b.is_event) {
       Event e = b.event;

@@ -42,6 +42,9 @@ struct WindowRecord {
   int32_t event;       // index in Window::events for mpi records, else -1
   uint32_t offset, length;  // the raw line in Window::text
   int64_t time;        // mpi: t0, sample: t; 0 otherwise
+  int64_t level;       // global synchronizations its rank had completed before
+                       // it: its phase (rp-phases); the window's for others
+  bool global_sync;    // an mpi record of a global synchronization
 };
 
 struct Window {
@@ -83,6 +86,8 @@ class WindowReader {
 
   // Records read so far, for progress lines.
   int64_t records_read() const { return records_read_; }
+  // True once the window last returned was the stream's last.
+  bool finished() const { return input_done_ && buffer_.empty() && !have_first_; }
 
  private:
   // What the reader tracks of each rank to tell a clean synchronization:
@@ -105,6 +110,7 @@ class WindowReader {
   };
   struct Buffered {
     int64_t level;  // global synchronizations its rank had completed before it
+    bool global_sync = false;
     int32_t rank;   // -1 for records of no rank
     trace::RecordType type;
     int64_t time;

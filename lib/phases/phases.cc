@@ -1,0 +1,152 @@
+#include "lib/phases/phases.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+
+#include "lib/base/version.h"
+#include "lib/trace/codec.h"
+#include "lib/trace/input_set.h"
+#include "lib/window/window.h"
+
+namespace rp::phases {
+namespace {
+
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+
+uint64_t Fnv(uint64_t hash, const void* data, size_t n) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < n; ++i) hash = (hash ^ p[i]) * kFnvPrime;
+  return hash;
+}
+
+// What rp-phases knows of a phase while its window is written.
+struct Phase {
+  int64_t id = 0;
+  int64_t first_t0 = INT64_MAX;
+  int64_t last_t1 = INT64_MIN;
+  int64_t close = INT64_MIN;  // latest exit of its closing synchronization
+  int64_t events = 0;
+  Signature signature;
+  std::vector<size_t> records;  // indices in the window, input order
+};
+
+}  // namespace
+
+void Signature::Add(int64_t rank, std::string_view function, int64_t site) {
+  if (rank < 0) return;
+  if (static_cast<size_t>(rank) >= ranks_.size()) ranks_.resize(rank + 1);
+  RankHash& r = ranks_[rank];
+  uint64_t call = Fnv(14695981039346656037ull, function.data(), function.size());
+  call = Fnv(call, &site, sizeof site);
+  if (r.any && call == r.last) return;  // a repeat: polling loops of any length look alike
+  r.any = true;
+  r.last = call;
+  r.hash = Fnv(r.hash, &call, sizeof call);
+}
+
+std::string Signature::Hex() const {
+  uint64_t hash = 14695981039346656037ull;
+  for (size_t rank = 0; rank < ranks_.size(); ++rank) {
+    if (!ranks_[rank].any) continue;
+    const uint64_t r = rank;
+    hash = Fnv(hash, &r, sizeof r);
+    hash = Fnv(hash, &ranks_[rank].hash, sizeof ranks_[rank].hash);
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+Status Run(const cli::IoOptions& io, const Options& options) {
+  (void)options;
+  trace::InputSet input(cli::InputPaths(io), cli::ReaderOptionsFor(io));
+  window::WindowReader windows(input);
+  RP_RETURN_IF_ERROR(windows.Start());
+  const window::Dictionary& dict = windows.dictionary();
+  RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
+  for (size_t i = 0; i < dict.prelude.size(); ++i) {
+    if (dict.prelude[i].type == trace::RecordType::kHeader) {
+      trace::HeaderRecord header = dict.prelude[i].header;
+      header.mutable_producer().push_back(std::string("rp-phases ") + kVersion);
+      RP_RETURN_IF_ERROR(writer->Write(header));
+    } else {
+      RP_RETURN_IF_ERROR(writer->WriteRaw(dict.prelude_lines[i]));
+    }
+  }
+
+  std::unordered_map<std::string, int64_t> clusters;  // signature -> cluster id
+  std::vector<int64_t> iterations;                    // by cluster
+  int64_t previous_close = INT64_MIN;
+  int64_t phases_written = 0;
+  trace::LineDecoder decoder;
+  trace::Record record;
+  window::Window w;
+  cli::Progress progress("rp-phases", io.verbosity);
+  for (;;) {
+    RP_ASSIGN_OR_RETURN(bool more, windows.Next(&w));
+    if (!more) break;
+    progress.Update(windows.records_read(), input.raw_bytes());
+    std::map<int64_t, Phase> phases;
+    for (size_t i = 0; i < w.records.size(); ++i) {
+      const window::WindowRecord& r = w.records[i];
+      Phase& p = phases[r.level];
+      p.id = r.level;
+      p.records.push_back(i);
+      if (r.event < 0) continue;
+      const window::Event& e = w.events[r.event];
+      ++p.events;
+      p.first_t0 = std::min(p.first_t0, e.t0);
+      p.last_t1 = std::max(p.last_t1, e.t1);
+      if (r.global_sync) p.close = std::max(p.close, e.t1);
+      const mpi::Function* f = e.function();
+      // Functions this version does not know all sign as "?".
+      p.signature.Add(e.rank, f ? std::string_view(f->name) : std::string_view("?"), e.site);
+    }
+    for (auto& [id, p] : phases) {
+      trace::PhaseRecord phase;
+      phase.set_id(id);
+      phase.set_t0(id == 0 || previous_close == INT64_MIN ? (p.first_t0 == INT64_MAX ? 0 : p.first_t0)
+                                                           : previous_close);
+      const int64_t t1 = p.close != INT64_MIN ? p.close : p.last_t1;
+      phase.set_t1(std::max(phase.t0, t1 == INT64_MIN ? phase.t0 : t1));
+      previous_close = p.close != INT64_MIN ? p.close : previous_close;
+      const std::string signature = p.signature.Hex();
+      auto [it, added] = clusters.emplace(signature, static_cast<int64_t>(clusters.size()));
+      if (added) iterations.push_back(0);
+      phase.set_signature(signature);
+      phase.set_cluster(it->second);
+      phase.set_iteration(iterations[it->second]++);
+      phase.set_events(p.events);
+      // A run without any global synchronization is one phase.
+      if (id == 0 && p.close == INT64_MIN && windows.finished()) phase.set_kind("run");
+      RP_RETURN_IF_ERROR(writer->Write(phase));
+      ++phases_written;
+      for (size_t i : p.records) {
+        const window::WindowRecord& r = w.records[i];
+        if (r.type != trace::RecordType::kMpi && r.type != trace::RecordType::kSample) {
+          RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
+          continue;
+        }
+        RP_RETURN_IF_ERROR(decoder.DecodeCopy(w.line(r), &record));
+        if (r.type == trace::RecordType::kMpi) {
+          record.mpi.set_phase(id);
+          RP_RETURN_IF_ERROR(writer->Write(record.mpi));
+        } else {
+          record.sample.set_phase(id);
+          RP_RETURN_IF_ERROR(writer->Write(record.sample));
+        }
+      }
+    }
+  }
+  progress.Done();
+  RP_RETURN_IF_ERROR(writer->Close());
+  spdlog::debug("{} phases in {} clusters", phases_written, clusters.size());
+  if (phases_written == 0) return NothingError("the trace has no events: no phases");
+  return OkStatus();
+}
+
+}  // namespace rp::phases
