@@ -42,7 +42,9 @@ TEST(Repair, LateReceiveEndMovesAndShiftsTheRestOfItsRank) {
   EXPECT_EQ(before.worst, 20);
   RepairOptions options;
   options.amortize = false;
-  const RepairResult result = Repair(&t.window, m, options);
+  std::vector<int64_t> shift;
+  const RepairResult result = Repair(&t.window, m, options, &shift);
+  EXPECT_EQ(shift, (std::vector<int64_t>{0, 20}));
   using P = std::vector<std::pair<int64_t, int64_t>>;
   EXPECT_EQ(Times(t.window, 0), (P{{100, 110}, {120, 200}}));
   EXPECT_EQ(Times(t.window, 1), (P{{50, 100}, {110, 115}}));
@@ -65,7 +67,8 @@ TEST(Repair, AmortisationRampsTheJumpIntoTheTimeBeforeIt) {
                          TestMpi(1, 1, "MPI_Recv", 50, 80, R"(,"peer":0,"tag":1)") +
                          TestMpi(1, 2, "MPI_Send", 90, 95, R"(,"peer":0,"tag":2)"));
   const match::Matching m = match::Match(t.window, t.dict);
-  Repair(&t.window, m, RepairOptions{});
+  std::vector<int64_t> shift;
+  Repair(&t.window, m, RepairOptions{}, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   EXPECT_EQ(Times(t.window, 1), (P{{10, 22}, {61, 100}, {110, 115}}));
   EXPECT_EQ(Times(t.window, 0), (P{{100, 110}, {120, 130}, {140, 200}}));
@@ -83,7 +86,8 @@ TEST(Repair, AmortisationStopsWhereASendWouldPassItsReceive) {
                          TestMpi(1, 1, "MPI_Send", 60, 62, R"(,"peer":0,"tag":3)") +
                          TestMpi(1, 2, "MPI_Recv", 70, 80, R"(,"peer":0,"tag":1)"));
   const match::Matching m = match::Match(t.window, t.dict);
-  Repair(&t.window, m, RepairOptions{});
+  std::vector<int64_t> shift;
+  Repair(&t.window, m, RepairOptions{}, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   // Recv: start 70 -> +17 (ramp), end jumps to 100; Send end 62 -> min(17,
   // ramp 14) = +14 -> 76, start 60 -> cap +1 -> 61; Barrier end 20 -> +1.
@@ -108,7 +112,8 @@ TEST(Repair, CollectiveExitsFollowTheEntriesTheyWaitFor) {
   const Violations before = CountViolations(t.window, m, 0);
   EXPECT_EQ(before.collectives, 2);
   EXPECT_EQ(before.worst, 50);
-  Repair(&t.window, m, RepairOptions{});
+  std::vector<int64_t> shift;
+  Repair(&t.window, m, RepairOptions{}, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   EXPECT_EQ(Times(t.window, 0), (P{{20, 30}, {100, 150}}));
   EXPECT_EQ(Times(t.window, 1), (P{{10, 20}, {115, 155}}));

@@ -126,7 +126,8 @@ Violations CountViolations(const window::Window& w, const match::Matching& match
   return v;
 }
 
-RepairResult Repair(window::Window* window, const match::Matching& matching, const RepairOptions& options) {
+RepairResult Repair(window::Window* window, const match::Matching& matching, const RepairOptions& options,
+                    std::vector<int64_t>* carried) {
   window::Window& w = *window;
   Gates gates = BuildGates(w, matching);
   const size_t ranks = w.by_rank.size();
@@ -137,7 +138,8 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
 
   for (Gate& g : gates.gates) g.waiting = static_cast<int32_t>(g.sources.size()) + (g.parent >= 0 ? 1 : 0);
   std::vector<size_t> position(ranks, 0);
-  std::vector<int64_t> shift(ranks, 0);
+  if (carried->size() < ranks) carried->resize(ranks, 0);
+  std::vector<int64_t>& shift = *carried;
   struct Jump {
     size_t position;  // in by_rank
     int64_t delta;

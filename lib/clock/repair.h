@@ -48,7 +48,11 @@ struct RepairResult {
 };
 
 // Moves event times (window->events) forward to satisfy every constraint.
-RepairResult Repair(window::Window* window, const match::Matching& matching, const RepairOptions& options);
+// `shift` (by rank, grown as needed) is what earlier windows moved each rank
+// by: it applies from the start of this window, and on return holds the
+// shift at its end, so that intervals across windows keep their lengths.
+RepairResult Repair(window::Window* window, const match::Matching& matching, const RepairOptions& options,
+                    std::vector<int64_t>* shift);
 
 }  // namespace rp::clock
 

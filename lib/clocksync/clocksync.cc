@@ -190,6 +190,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   clock::Violations mapped_violations, final_violations;
   int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved = 0, mismatched = 0, cycles = 0;
   std::vector<std::string> examples;
+  std::vector<int64_t> carried_shift(ranks, 0);  // repair shifts go on across windows
   trace::LineDecoder decoder;
   trace::Record record;
   window::Window w;
@@ -220,7 +221,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     }
     mapped_violations.Add(clock::CountViolations(w, matching, options.min_latency));
     if (options.repair) {
-      const clock::RepairResult result = clock::Repair(&w, matching, repair_options);
+      const clock::RepairResult result = clock::Repair(&w, matching, repair_options, &carried_shift);
       cycles += result.cycles_broken;
       for (size_t r = 0; r < result.ranks.size() && r < summary.size(); ++r) {
         summary[r].moved += result.ranks[r].moved;
@@ -286,8 +287,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
                  "they were kept in order of seq", backwards);
   }
   if (unmatched_sends + unmatched_receives + unresolved > 0) {
-    spdlog::warn("{} send(s) and {} receive(s) found no partner, {} wildcard receive(s) never completed; "
-                 "their messages were not used (first: {})",
+    spdlog::warn("{} send(s) and {} receive(s) found no partner, {} receive(s) have no known source or tag "
+                 "(a wildcard never completed, or fields missing); their messages were not used (first: {})",
                  unmatched_sends, unmatched_receives, unresolved, examples.empty() ? "-" : examples.front());
   }
   if (mismatched > 0) spdlog::warn("{} collective instance member(s) called a different function", mismatched);

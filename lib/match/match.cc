@@ -188,9 +188,10 @@ class Matcher {
       }
       receives[op.key].push_back(static_cast<int64_t>(i));
     }
-    auto describe = [](const Key& k) {
-      return "comm " + std::to_string(std::get<0>(k)) + ", " + std::to_string(std::get<1>(k)) + " -> " +
-             std::to_string(std::get<2>(k)) + ", tag " + std::to_string(std::get<3>(k));
+    auto field = [](int64_t v) { return v == kNone ? std::string("?") : std::to_string(v); };
+    auto describe = [&](const Key& k) {
+      return "comm " + field(std::get<0>(k)) + ", " + field(std::get<1>(k)) + " -> " + field(std::get<2>(k)) +
+             ", tag " + field(std::get<3>(k));
     };
     for (auto& [key, list] : sends) {
       auto it = receives.find(key);

@@ -50,7 +50,8 @@ struct Matching {
   // Operations that found no partner in the window, and why it matters.
   int64_t unmatched_sends = 0;
   int64_t unmatched_receives = 0;
-  int64_t unresolved_receives = 0;  // wildcard receives never completed
+  int64_t unresolved_receives = 0;  // source or tag unknown: a wildcard receive
+                                    // never completed, or fields missing
   int64_t mismatched_collectives = 0;  // members calling different functions
   std::vector<std::string> examples;   // the first few, for messages
 };

@@ -1,0 +1,1 @@
+rp-clocksync --method ntp testdata/traces/skewed.ndjson

@@ -1,0 +1,1 @@
+rp-cat -t header,rank,comm,site,mpi testdata/traces/skewed.ndjson | rp-clocksync | rp-cat -t clock

@@ -1,0 +1,1 @@
+rp-clocksync --no-repair testdata/traces/skewed.ndjson | rp-cat -t mpi

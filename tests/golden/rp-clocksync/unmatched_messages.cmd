@@ -1,0 +1,1 @@
+rp-clocksync testdata/bad/inconsistent.ndjson | rp-cat --count

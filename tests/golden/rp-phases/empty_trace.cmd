@@ -1,0 +1,1 @@
+head -1 testdata/traces/tiny.ndjson | rp-phases

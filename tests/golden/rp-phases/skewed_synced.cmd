@@ -1,0 +1,1 @@
+rp-clocksync testdata/traces/skewed.ndjson | rp-phases | rp-cat -t phase

@@ -1,0 +1,1 @@
+rp-phases testdata/traces/tiny.ndjson
