@@ -1,0 +1,262 @@
+#include "lib/graph/graph.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace rp::graph {
+namespace {
+
+using match::kNoEvent;
+using mpi::Collective;
+
+}  // namespace
+
+uint32_t Graph::AddHub(const std::vector<uint32_t>& entry_events) {
+  Hub hub{static_cast<uint32_t>(members_.size()), 0, INT64_MIN, kNoNode};
+  for (uint32_t e : entry_events) {
+    members_.push_back(Entry(e));
+    if (w_->events[e].t0 > hub.time) hub.time = w_->events[e].t0, hub.latest = Entry(e);
+  }
+  hub.end = static_cast<uint32_t>(members_.size());
+  hubs_.push_back(hub);
+  return static_cast<uint32_t>(hubs_.size() - 1);  // index; node id once events are known
+}
+
+Graph::Graph(const window::Window& window, const match::Matching& matching) : w_(&window) {
+  const uint32_t n = events();
+  previous_exit_.assign(n, kNoNode);
+  compute_.assign(n, 0);
+  wait_.assign(n, 0);
+  latest_.assign(n, kNoNode);
+  first_.assign(window.by_rank.size(), kNoNode);
+  last_.assign(window.by_rank.size(), kNoNode);
+  for (size_t rank = 0; rank < window.by_rank.size(); ++rank) {
+    const std::vector<uint32_t>& events = window.by_rank[rank];
+    if (events.empty()) continue;
+    first_[rank] = events.front();
+    last_[rank] = events.back();
+    for (size_t i = 1; i < events.size(); ++i) {
+      const uint32_t e = events[i], before = events[i - 1];
+      previous_exit_[e] = Exit(before);
+      const int64_t gap = window.events[e].t0 - window.events[before].t1;
+      if (gap < 0) ++problems_.negative_compute;
+      compute_[e] = std::max<int64_t>(gap, 0);
+    }
+  }
+
+  // Dependencies as (exit event, source node) pairs; a source >= 2n is a hub.
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  auto source_time = [&](uint32_t source) {
+    return source >= 2 * n ? hubs_[source - 2 * n].time : window.events[EventOf(source)].t0;
+  };
+  auto depend = [&](uint32_t source, uint32_t to, bool causal) {
+    if (source == kNoNode || to == kNoEvent || source == Entry(to)) return;
+    if (source_time(source) > window.events[to].t1) {
+      // A receive cannot end before its send began; a send may end before
+      // its receive is posted (eager: not causal, no edge, no problem).
+      if (causal) ++problems_.backward_edges;
+      return;
+    }
+    edges.emplace_back(to, source);
+  };
+  auto entry = [](uint32_t e) { return e == kNoEvent ? kNoNode : Entry(e); };
+  for (const match::Message& m : matching.messages) {
+    depend(entry(m.send), m.recv_done, true);
+    // A late receiver: the send was still in its completing call when the
+    // receive was posted.
+    if (m.recv != kNoEvent && m.send_done != kNoEvent &&
+        window.events[m.recv].t0 > window.events[m.send_done].t0) {
+      depend(Entry(m.recv), m.send_done, false);
+    }
+  }
+  std::vector<uint32_t> hub_edges;  // (exit, hub index) pairs, flattened
+  std::vector<uint32_t> members;
+  for (const match::Collective& c : matching.collectives) {
+    const Collective kind = c.fn >= 0 ? mpi::kFunctions[c.fn].collective : Collective::kNone;
+    const size_t size = c.entries.size();
+    auto is_root = [&](size_t i) { return window.events[c.entries[i]].rank == c.root; };
+    switch (kind) {
+      case Collective::kAll:
+      case Collective::kRootIn: {
+        members.clear();
+        for (size_t i = 0; i < size; ++i) {
+          if (kind == Collective::kAll || !is_root(i)) members.push_back(c.entries[i]);
+        }
+        if (members.empty()) break;
+        const uint32_t hub = AddHub(members);
+        for (size_t i = 0; i < size; ++i) {
+          if (c.exits[i] == kNoEvent || (kind == Collective::kRootIn && !is_root(i))) continue;
+          hub_edges.push_back(c.exits[i]);
+          hub_edges.push_back(hub);
+        }
+        break;
+      }
+      case Collective::kRootOut:
+        for (size_t i = 0; i < size; ++i) {
+          if (!is_root(i)) continue;
+          for (size_t j = 0; j < size; ++j) depend(Entry(c.entries[i]), c.exits[j], true);
+        }
+        break;
+      case Collective::kPrefix: {
+        uint32_t latest = kNoEvent;  // among the members before i, in communicator order
+        for (size_t i = 0; i < size; ++i) {
+          depend(entry(latest), c.exits[i], true);
+          if (latest == kNoEvent || window.events[c.entries[i]].t0 > window.events[latest].t0) latest = c.entries[i];
+        }
+        break;
+      }
+      case Collective::kNeighbour:
+        ++problems_.neighbour_collectives;
+        break;
+      case Collective::kNone:
+        break;
+    }
+  }
+  // Hub node ids follow the calls' nodes.
+  for (size_t i = 0; i < hub_edges.size(); i += 2) depend(2 * n + hub_edges[i + 1], hub_edges[i], true);
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+
+  in_start_.assign(n + 1, 0);
+  for (const auto& [to, from] : edges) ++in_start_[to + 1];
+  for (uint32_t e = 0; e < n; ++e) in_start_[e + 1] += in_start_[e];
+  in_.resize(edges.size());
+  for (size_t i = 0; i < edges.size(); ++i) {
+    in_[i] = CrossEdge{edges[i].second, 0};
+  }
+  for (uint32_t e = 0; e < n; ++e) SetWait(e);
+  Sort();
+}
+
+// Wait and latest partner of a call from its cross edges still in place;
+// every edge into its exit then weighs the time after it was ready.
+void Graph::SetWait(uint32_t e) {
+  int64_t latest_time = INT64_MIN;
+  latest_[e] = kNoNode;
+  for (uint32_t i = in_start_[e]; i < in_start_[e + 1]; ++i) {
+    const CrossEdge& c = in_[i];
+    if (c.weight < 0) continue;
+    const uint32_t partner = is_hub(c.from) ? hubs_[c.from - 2 * events()].latest : c.from;
+    if (time(partner) > latest_time) latest_time = time(partner), latest_[e] = partner;
+  }
+  const window::Event& ev = w_->events[e];
+  wait_[e] = latest_[e] == kNoNode ? 0 : std::clamp<int64_t>(latest_time - ev.t0, 0, ev.t1 - ev.t0);
+  for (uint32_t i = in_start_[e]; i < in_start_[e + 1]; ++i) {
+    if (in_[i].weight >= 0) in_[i].weight = local(e);
+  }
+}
+
+// Kahn's algorithm with one cursor per rank: a rank advances until its next
+// node is an exit still waiting for a partner; a hub is placed as soon as
+// its last member's entry is.
+void Graph::Sort() {
+  const std::vector<std::vector<uint32_t>>& by_rank = w_->by_rank;
+  const uint32_t n = events();
+  const uint32_t total = nodes();
+  // Edges by source: entries and hubs to the exits (and hubs) waiting on them.
+  std::vector<uint32_t> out_start(total + 1, 0), out;
+  for (const CrossEdge& c : in_) ++out_start[c.from + 1];
+  for (uint32_t m : members_) ++out_start[m + 1];
+  for (uint32_t i = 0; i < total; ++i) out_start[i + 1] += out_start[i];
+  out.resize(out_start[total]);
+  {
+    std::vector<uint32_t> fill(out_start.begin(), out_start.end() - 1);
+    for (uint32_t to = 0; to < n; ++to) {
+      for (uint32_t i = in_start_[to]; i < in_start_[to + 1]; ++i) out[fill[in_[i].from]++] = Exit(to);
+    }
+    for (size_t h = 0; h < hubs_.size(); ++h) {
+      for (uint32_t i = hubs_[h].begin; i < hubs_[h].end; ++i) out[fill[members_[i]]++] = 2 * n + static_cast<uint32_t>(h);
+    }
+  }
+  // Unmet dependencies of each exit (indexed by event) and hub.
+  std::vector<uint32_t> waiting(n + hubs_.size());
+  for (uint32_t e = 0; e < n; ++e) waiting[e] = in_start_[e + 1] - in_start_[e];
+  for (size_t h = 0; h < hubs_.size(); ++h) waiting[n + h] = hubs_[h].end - hubs_[h].begin;
+  std::vector<uint8_t> done(total, 0);
+  std::vector<size_t> cursor(by_rank.size(), 0);  // 2 * position + is-exit
+  std::vector<uint8_t> blocked(by_rank.size(), 0);
+  std::vector<uint32_t> ready, released;
+  for (size_t r = by_rank.size(); r-- > 0;) {
+    if (!by_rank[r].empty()) ready.push_back(static_cast<uint32_t>(r));
+  }
+  order_.clear();
+  order_.reserve(total);
+  // Places a source node and everything it releases.
+  auto place = [&](uint32_t source) {
+    released.assign(1, source);
+    while (!released.empty()) {
+      const uint32_t node = released.back();
+      released.pop_back();
+      order_.push_back(node);
+      done[node] = 1;
+      for (uint32_t i = out_start[node]; i < out_start[node + 1]; ++i) {
+        const uint32_t to = out[i];
+        if (to >= 2 * n) {
+          if (--waiting[n + (to - 2 * n)] == 0) released.push_back(to);
+          continue;
+        }
+        const uint32_t e = EventOf(to);
+        if (done[to] || waiting[e] == 0) continue;  // freed by a cycle break
+        if (--waiting[e] == 0) {
+          const uint32_t rank = static_cast<uint32_t>(w_->events[e].rank);
+          if (blocked[rank] && by_rank[rank][cursor[rank] / 2] == e) {
+            blocked[rank] = 0;
+            ready.push_back(rank);
+          }
+        }
+      }
+    }
+  };
+  size_t calls_placed = 0;
+  while (calls_placed < 2 * static_cast<size_t>(n)) {
+    if (ready.empty()) {
+      // Every rank waits on another: a cycle (equal or inconsistent times).
+      // Free the earliest blocked exit from the dependencies it still awaits.
+      uint32_t victim = kNoNode;
+      size_t victim_rank = 0;
+      for (size_t r = 0; r < by_rank.size(); ++r) {
+        if (!blocked[r]) continue;
+        const uint32_t node = Exit(by_rank[r][cursor[r] / 2]);
+        if (victim == kNoNode || time(node) < time(victim) || (time(node) == time(victim) && node < victim)) {
+          victim = node, victim_rank = r;
+        }
+      }
+      const uint32_t e = EventOf(victim);
+      for (uint32_t i = in_start_[e]; i < in_start_[e + 1]; ++i) {
+        if (!done[in_[i].from]) {
+          in_[i].weight = -1;
+          ++problems_.cycle_edges;
+        }
+      }
+      SetWait(e);
+      waiting[e] = 0;
+      blocked[victim_rank] = 0;
+      ready.push_back(static_cast<uint32_t>(victim_rank));
+    }
+    const uint32_t r = ready.back();
+    ready.pop_back();
+    const std::vector<uint32_t>& events = by_rank[r];
+    while (cursor[r] < 2 * events.size()) {
+      const uint32_t e = events[cursor[r] / 2];
+      const bool exit = cursor[r] & 1;
+      if (exit && waiting[e] > 0) {
+        blocked[r] = 1;
+        break;
+      }
+      ++cursor[r];
+      ++calls_placed;
+      if (exit) {
+        order_.push_back(Exit(e));
+        done[Exit(e)] = 1;
+      } else {
+        place(Entry(e));
+      }
+    }
+  }
+  // Hubs whose members never all entered (cannot happen: every entry is placed).
+  for (size_t h = 0; h < hubs_.size(); ++h) {
+    if (!done[2 * n + h]) order_.push_back(2 * n + static_cast<uint32_t>(h));
+  }
+}
+
+}  // namespace rp::graph

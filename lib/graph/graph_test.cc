@@ -1,0 +1,213 @@
+// Critical paths of tiny traces worked out by hand (times in ns; every
+// trace starts at 0 with MPI_Init on each rank).
+#include <gtest/gtest.h>
+
+#include "lib/graph/alternatives.h"
+#include "lib/graph/graph.h"
+#include "lib/graph/imbalance.h"
+#include "lib/graph/path.h"
+#include "lib/window/testing.h"
+
+namespace rp::graph {
+namespace {
+
+using window::TestHeader;
+using window::TestMpi;
+
+struct Analysed {
+  window::TestTrace trace;
+  match::Matching matching;
+  Graph graph;
+  CriticalPath cp;
+  Zeroings zeroings;
+  std::vector<Segment> path;
+};
+
+// One window through the whole analysis.
+std::unique_ptr<Analysed> Analyse(const std::string& text) {
+  auto a = std::make_unique<Analysed>();
+  a->trace = window::ReadOneWindow(text);
+  a->matching = match::Match(a->trace.window, a->trace.dict);
+  a->graph = Graph(a->trace.window, a->matching);
+  a->zeroings.Add(a->graph, a->cp);
+  a->cp.Add(a->graph, &a->path);
+  a->cp.Finish(&a->path);
+  return a;
+}
+
+int64_t Zeroed(const Analysed& a, int32_t site, bool compute) {
+  for (const auto& r : a.zeroings.Results()) {
+    if (r.what.site == site && r.what.compute == compute) return r.length;
+  }
+  ADD_FAILURE() << "no what-if for site " << site;
+  return -1;
+}
+
+Segment Seg(SegmentKind kind, int32_t rank, int64_t t0, int64_t t1, int32_t site, int32_t peer = window::kNone) {
+  Segment s;
+  s.kind = kind, s.rank = rank, s.t0 = t0, s.t1 = t1, s.site = site, s.peer = peer;
+  s.length = kind == SegmentKind::kWait ? 0 : t1 - t0;
+  return s;
+}
+
+// Compares what a test states: kind, rank, times, site, peer.
+void ExpectPath(const std::vector<Segment>& got, const std::vector<Segment>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    SCOPED_TRACE("segment " + std::to_string(i));
+    EXPECT_EQ(KindName(got[i].kind), KindName(want[i].kind));
+    EXPECT_EQ(got[i].rank, want[i].rank);
+    EXPECT_EQ(got[i].t0, want[i].t0);
+    EXPECT_EQ(got[i].t1, want[i].t1);
+    EXPECT_EQ(got[i].length, want[i].length);
+    EXPECT_EQ(got[i].site, want[i].site);
+    EXPECT_EQ(got[i].peer, want[i].peer);
+  }
+}
+
+std::string Init(int rank, int site) {
+  return TestMpi(rank, 0, "MPI_Init", 0, 10, ",\"site\":" + std::to_string(site));
+}
+
+// Rank 1 posts its receive at 100; rank 0 computes until 500 and sends:
+// the path runs through rank 0's computation and the transfer.
+std::string LateSender() {
+  return TestHeader(2) + Init(0, 10) + Init(1, 20) +
+         TestMpi(0, 1, "MPI_Send", 500, 520, R"(,"site":11,"peer":1,"tag":0,"bytes":8)") +
+         TestMpi(1, 1, "MPI_Recv", 100, 540, R"(,"site":21,"peer":0,"tag":0,"bytes":8)") +
+         TestMpi(0, 2, "MPI_Finalize", 600, 610, R"(,"site":12)") +
+         TestMpi(1, 2, "MPI_Finalize", 620, 630, R"(,"site":22)");
+}
+
+TEST(CriticalPathTest, LateSender) {
+  auto a = Analyse(LateSender());
+  EXPECT_EQ(a->graph.wait(3), 400);  // event 3 is rank 1's Recv (input order)
+  EXPECT_EQ(a->cp.length(), 630);    // the whole run: no wait on the path
+  EXPECT_EQ(a->cp.end_rank(), 1);
+  ExpectPath(a->path, {
+                          Seg(SegmentKind::kMpi, 0, 0, 10, 10),
+                          Seg(SegmentKind::kCompute, 0, 10, 500, 11),
+                          Seg(SegmentKind::kTransfer, 1, 500, 540, 21, 0),
+                          Seg(SegmentKind::kCompute, 1, 540, 620, 22),
+                          Seg(SegmentKind::kMpi, 1, 620, 630, 22),
+                      });
+  // Without rank 0's 490 ns before the send, the receive is ready at 100
+  // and done 40 later: 140 + 80 + 10.
+  EXPECT_EQ(Zeroed(*a, 11, true), 230);
+  // A free receive: rank 1 done at 500 + 80 + 10 = 590; rank 0's 610 is now
+  // the longest path.
+  EXPECT_EQ(Zeroed(*a, 21, false), 610);
+}
+
+TEST(CriticalPathTest, BackwardReplayAgrees) {
+  auto a = Analyse(LateSender());
+  const std::vector<Segment> replay = BackwardReplay({&a->graph}, a->cp.run_start());
+  ExpectPath(replay, a->path);
+}
+
+// Rank 0 waits for a wildcard receive (resolved to rank 1) and one from
+// rank 2; rank 1 sends last, at 200.
+TEST(CriticalPathTest, WaitallWithWildcard) {
+  auto a = Analyse(TestHeader(3) +
+                   TestMpi(0, 0, "MPI_Irecv", 0, 5, R"(,"site":1,"peer":-1,"tag":-1,"bytes":8,"req":1)") +
+                   TestMpi(0, 1, "MPI_Irecv", 5, 10, R"(,"site":2,"peer":2,"tag":0,"bytes":8,"req":2)") +
+                   TestMpi(0, 2, "MPI_Waitall", 10, 300,
+                           R"(,"site":3,"completed":[1,2],"resolved":[{"req":1,"peer":1,"tag":0,"bytes":8}])") +
+                   TestMpi(1, 0, "MPI_Send", 200, 210, R"(,"site":4,"peer":0,"tag":0,"bytes":8)") +
+                   TestMpi(2, 0, "MPI_Send", 100, 110, R"(,"site":5,"peer":0,"tag":0,"bytes":8)"));
+  EXPECT_EQ(a->matching.messages.size(), 2u);
+  EXPECT_EQ(a->graph.wait(2), 190);
+  EXPECT_EQ(a->cp.length(), 300);
+  ExpectPath(a->path, {
+                          Seg(SegmentKind::kCompute, 1, 0, 200, 4),
+                          Seg(SegmentKind::kTransfer, 0, 200, 300, 3, 1),
+                      });
+  // Rank 1 sending at 0: the Waitall is ready when rank 2's send starts.
+  EXPECT_EQ(Zeroed(*a, 4, true), 200);
+  ExpectPath(BackwardReplay({&a->graph}, a->cp.run_start()), a->path);
+}
+
+// Allreduce entered at 100, 300 and 50: rank 1 is last in.
+std::string Allreduce() {
+  return TestHeader(3) + Init(0, 1) + Init(1, 1) + Init(2, 1) +
+         TestMpi(0, 1, "MPI_Allreduce", 100, 400, R"(,"site":30)") +
+         TestMpi(1, 1, "MPI_Allreduce", 300, 420, R"(,"site":30)") +
+         TestMpi(2, 1, "MPI_Allreduce", 50, 410, R"(,"site":30)");
+}
+
+TEST(CriticalPathTest, AllToAllCollective) {
+  auto a = Analyse(Allreduce());
+  EXPECT_EQ(a->cp.length(), 420);
+  EXPECT_EQ(a->cp.end_rank(), 1);
+  ExpectPath(a->path, {
+                          Seg(SegmentKind::kMpi, 1, 0, 10, 1),
+                          Seg(SegmentKind::kCompute, 1, 10, 300, 30),
+                          Seg(SegmentKind::kMpi, 1, 300, 420, 30),
+                      });
+  // All compute before the Allreduce gone: every rank enters at 10; rank 1
+  // still needs its 120 after the last entry.
+  EXPECT_EQ(Zeroed(*a, 30, true), 130);
+}
+
+TEST(CriticalPathTest, CollectiveSplitFollowsThePaper) {
+  auto a = Analyse(Allreduce());
+  const std::vector<CallTimes> t = SplitCalls(a->graph, a->matching);
+  // start_max 300, end_min 400: execution 100 for everyone.
+  EXPECT_EQ(t[3].wait_before, 200);
+  EXPECT_EQ(t[3].wait_after, 0);
+  EXPECT_EQ(t[3].execution, 100);
+  EXPECT_EQ(t[4].wait_before, 0);
+  EXPECT_EQ(t[4].wait_after, 20);
+  EXPECT_EQ(t[4].execution, 100);
+  EXPECT_EQ(t[5].wait_before, 250);
+  EXPECT_EQ(t[5].wait_after, 10);
+  EXPECT_EQ(t[5].execution, 100);
+}
+
+// Bcast from a late root, then Reduce to rank 0 with rank 1 late.
+TEST(CriticalPathTest, RootedCollectives) {
+  auto a = Analyse(TestHeader(2) + Init(0, 1) + Init(1, 1) +
+                   TestMpi(0, 1, "MPI_Bcast", 100, 350, R"(,"site":40,"root":1)") +
+                   TestMpi(1, 1, "MPI_Bcast", 300, 310, R"(,"site":41,"root":1)") +
+                   TestMpi(0, 2, "MPI_Reduce", 360, 700, R"(,"site":42,"root":0)") +
+                   TestMpi(1, 2, "MPI_Reduce", 600, 605, R"(,"site":43,"root":0)"));
+  EXPECT_EQ(a->graph.wait(2), 200);  // rank 0 waited for the root
+  EXPECT_EQ(a->graph.wait(4), 240);  // the root waited for rank 1
+  EXPECT_EQ(a->cp.length(), 700);
+  ExpectPath(a->path, {
+                          Seg(SegmentKind::kMpi, 1, 0, 10, 1),
+                          Seg(SegmentKind::kCompute, 1, 10, 300, 41),
+                          Seg(SegmentKind::kMpi, 1, 300, 310, 41),
+                          Seg(SegmentKind::kCompute, 1, 310, 600, 43),
+                          Seg(SegmentKind::kTransfer, 0, 600, 700, 42, 1),
+                      });
+  ExpectPath(BackwardReplay({&a->graph}, a->cp.run_start()), a->path);
+}
+
+// A receive that ends before its send began: the clocks disagree.
+TEST(CriticalPathTest, BackwardMessageIsCounted) {
+  auto a = Analyse(TestHeader(2) + TestMpi(0, 0, "MPI_Send", 500, 520, R"(,"peer":1,"tag":0)") +
+                   TestMpi(1, 0, "MPI_Recv", 100, 200, R"(,"peer":0,"tag":0)"));
+  EXPECT_EQ(a->graph.problems().backward_edges, 1);
+  EXPECT_EQ(a->graph.wait(1), 0);
+}
+
+// The topological-sorting heuristic keeps the longest computation of each
+// overlapping group: rank 1's 290 ns before the Allreduce.
+TEST(HeuristicTest, KeepsLongestOverlappingComputation) {
+  auto a = Analyse(Allreduce());
+  TopologicalHeuristic h(0);
+  std::vector<Segment> path;
+  h.AddWindow(a->graph, &path);
+  h.Finish(&path);
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_EQ(path[0].kind, SegmentKind::kMpi);  // 0-10: MPI_Init
+  EXPECT_EQ(path[1].kind, SegmentKind::kCompute);
+  EXPECT_EQ(path[1].rank, 1);
+  EXPECT_EQ(path[1].t0, 10);
+  EXPECT_EQ(path[1].t1, 300);
+  EXPECT_EQ(path[2].t1, 420);
+}
+
+}  // namespace
+}  // namespace rp::graph

@@ -1,0 +1,297 @@
+#include "lib/graph/path.h"
+
+#include <algorithm>
+
+namespace rp::graph {
+
+std::string_view KindName(SegmentKind kind) {
+  switch (kind) {
+    case SegmentKind::kCompute: return "compute";
+    case SegmentKind::kMpi: return "mpi";
+    case SegmentKind::kWait: return "wait";
+    case SegmentKind::kTransfer: return "transfer";
+  }
+  return "?";
+}
+
+namespace {
+
+// Where the program edge into a rank's first call of the window starts.
+int64_t EdgeStart(const RankEnd& end, int64_t run_start) { return end.started ? end.time : run_start; }
+
+}  // namespace
+
+void LongestPath::Run(const Graph& g, const std::vector<RankEnd>& ends, int64_t run_start, const Zeroing* zero) {
+  const uint32_t n = g.nodes();
+  length_.resize(n);
+  pred_.resize(n);
+  const window::Window& w = g.window();
+  for (uint32_t node : g.order()) {
+    if (g.is_hub(node)) {
+      // The longest path among its members' (the latest of them on ties).
+      int64_t best = INT64_MIN;
+      uint32_t best_pred = kNoNode;
+      for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
+        if (length_[*m] > best || (length_[*m] == best && g.time(*m) > g.time(best_pred))) {
+          best = length_[*m], best_pred = *m;
+        }
+      }
+      length_[node] = best;
+      pred_[node] = best_pred;
+      continue;
+    }
+    const uint32_t e = EventOf(node);
+    const window::Event& ev = w.events[e];
+    const bool zeroed = zero != nullptr && ev.site == zero->site;
+    if (!IsExit(node)) {
+      const uint32_t before = g.previous(node);
+      int64_t from, weight;
+      if (before != kNoNode) {
+        from = length_[before];
+        weight = g.compute(e);
+      } else {
+        const RankEnd& end = static_cast<size_t>(ev.rank) < ends.size() ? ends[ev.rank] : RankEnd{};
+        from = end.started ? end.length : 0;
+        weight = std::max<int64_t>(ev.t0 - EdgeStart(end, run_start), 0);
+      }
+      if (zeroed && zero->compute) weight = 0;
+      length_[node] = from + weight;
+      pred_[node] = before;
+      continue;
+    }
+    const bool mpi_zeroed = zeroed && !zero->compute;
+    // Local edge first: on equal lengths the path stays on its rank, and
+    // among partners it follows the latest one (as backward replay does).
+    int64_t best = length_[node - 1] + (mpi_zeroed ? 0 : g.local(e));
+    uint32_t best_pred = node - 1;
+    int64_t best_time = INT64_MIN;
+    for (const CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
+      if (c->weight < 0) continue;  // dropped to break a cycle
+      const int64_t candidate = length_[c->from] + (mpi_zeroed ? 0 : c->weight);
+      const int64_t t = g.time(c->from);
+      if (candidate > best || (candidate == best && best_pred != node - 1 && t > best_time)) {
+        best = candidate, best_pred = c->from, best_time = t;
+      }
+    }
+    length_[node] = best;
+    pred_[node] = best_pred;
+  }
+}
+
+void LongestPath::Advance(const Graph& g, std::vector<RankEnd>* ends) const {
+  if (ends->size() < g.ranks()) ends->resize(g.ranks());
+  for (size_t rank = 0; rank < g.ranks(); ++rank) {
+    const uint32_t last = g.last_event(rank);
+    if (last == kNoNode) continue;
+    (*ends)[rank] = RankEnd{length_[Exit(last)], g.window().events[last].t1, true};
+  }
+}
+
+void LongestPath::Steps(const Graph& g, uint32_t node, const std::vector<RankEnd>& ends, int64_t run_start,
+                        std::vector<Segment>* out) const {
+  const uint32_t e = EventOf(node);
+  const window::Event& ev = g.window().events[e];
+  Segment s;
+  s.rank = ev.rank;
+  s.site = ev.site;
+  s.fn = ev.fn;
+  s.phase = ev.phase;
+  auto add = [&](SegmentKind kind, int64_t t0, int64_t t1, bool counts) {
+    if (t1 <= t0) return;
+    s.kind = kind, s.t0 = t0, s.t1 = t1, s.length = counts ? t1 - t0 : 0;
+    out->push_back(s);
+  };
+  if (!IsExit(node)) {
+    const uint32_t before = g.previous(node);
+    const RankEnd& end = static_cast<size_t>(ev.rank) < ends.size() ? ends[ev.rank] : RankEnd{};
+    add(SegmentKind::kCompute, before != kNoNode ? g.time(before) : EdgeStart(end, run_start), ev.t0, true);
+    return;
+  }
+  const uint32_t from = pred_[node];
+  if (from == node - 1) {
+    const int64_t wait = g.wait(e);
+    add(SegmentKind::kWait, ev.t0, ev.t0 + wait, false);
+    add(SegmentKind::kMpi, ev.t0 + wait, ev.t1, true);
+    return;
+  }
+  // From a partner (through a hub, from the member whose path was longest):
+  // waiting until both sides were there, then the transfer.
+  const uint32_t partner = g.is_hub(from) ? pred_[from] : from;
+  const int64_t ready = ev.t0 + g.wait(e);
+  s.peer = g.event(partner).rank;
+  add(SegmentKind::kWait, g.time(partner), ready, false);
+  add(SegmentKind::kTransfer, ready, ev.t1, true);
+}
+
+int32_t PathTree::Add(const Segment& s, int32_t parent) {
+  int32_t id;
+  if (!free_.empty()) {
+    id = free_.back();
+    free_.pop_back();
+  } else {
+    id = static_cast<int32_t>(nodes_.size());
+    nodes_.emplace_back();
+  }
+  Node& n = nodes_[id];
+  n = Node{s, parent, 0, parent == kStart ? 1 : nodes_[parent].depth + 1, false};
+  Retain(parent);
+  return id;
+}
+
+void PathTree::Retain(int32_t node) {
+  if (node != kStart) ++nodes_[node].refs;
+}
+
+void PathTree::Release(int32_t node) {
+  while (node != kStart && --nodes_[node].refs == 0) {
+    const int32_t parent = nodes_[node].parent;
+    free_.push_back(node);
+    node = parent;
+  }
+}
+
+void PathTree::AddWindow(const Graph& g, const LongestPath& lp, const std::vector<RankEnd>& ends, int64_t run_start,
+                         std::vector<int32_t>* refs) {
+  if (refs->size() < g.ranks()) refs->resize(g.ranks(), kStart);
+  memo_.assign(g.nodes(), INT32_MIN);
+  std::vector<uint32_t> chain;
+  std::vector<int32_t> leaves(g.ranks(), INT32_MIN);
+  for (size_t rank = 0; rank < g.ranks(); ++rank) {
+    const uint32_t last = g.last_event(rank);
+    if (last == kNoNode) continue;
+    // Walk back to a node already in the tree or to the window's start.
+    chain.clear();
+    uint32_t node = Exit(last);
+    int32_t parent = INT32_MIN;
+    while (parent == INT32_MIN) {
+      if (memo_[node] != INT32_MIN) {
+        parent = memo_[node];
+        break;
+      }
+      chain.push_back(node);
+      const uint32_t before = lp.predecessor(node);
+      if (before == kNoNode) parent = (*refs)[g.event(node).rank];
+      else node = before;
+    }
+    for (size_t i = chain.size(); i-- > 0;) {
+      steps_.clear();
+      lp.Steps(g, chain[i], ends, run_start, &steps_);
+      for (const Segment& s : steps_) parent = Add(s, parent);
+      memo_[chain[i]] = parent;
+    }
+    leaves[rank] = parent;
+  }
+  for (size_t rank = 0; rank < g.ranks(); ++rank) {
+    if (leaves[rank] == INT32_MIN) continue;
+    Retain(leaves[rank]);
+    Release((*refs)[rank]);
+    (*refs)[rank] = leaves[rank];
+  }
+}
+
+int32_t PathTree::Common(int32_t a, int32_t b) const {
+  while (a != b) {
+    if (a == kStart || b == kStart) return kStart;
+    if (nodes_[a].depth >= nodes_[b].depth) a = nodes_[a].parent;
+    else b = nodes_[b].parent;
+  }
+  return a;
+}
+
+void PathTree::Chain(int32_t leaf, std::vector<int32_t>* nodes) const {
+  for (int32_t n = leaf; n != kStart && !nodes_[n].taken; n = nodes_[n].parent) nodes->push_back(n);
+}
+
+void PathTree::TakeShared(const std::vector<int32_t>& leaves, std::vector<Segment>* out) {
+  if (leaves.empty()) return;
+  int32_t shared = leaves.front();
+  for (int32_t leaf : leaves) shared = Common(shared, leaf);
+  if (shared == kStart || nodes_[shared].taken) return;
+  std::vector<int32_t> chain;
+  Chain(shared, &chain);
+  for (size_t i = chain.size(); i-- > 0;) out->push_back(nodes_[chain[i]].segment);
+  // What lies above `shared` is used by no other path: forget it.
+  const int32_t above = nodes_[shared].parent;
+  nodes_[shared].parent = kStart;
+  nodes_[shared].taken = true;
+  Release(above);
+}
+
+void PathTree::TakeTo(int32_t leaf, std::vector<Segment>* out) const {
+  std::vector<int32_t> chain;
+  Chain(leaf, &chain);
+  for (size_t i = chain.size(); i-- > 0;) out->push_back(nodes_[chain[i]].segment);
+}
+
+void CriticalPath::Add(const Graph& g, std::vector<Segment>* decided) {
+  if (g.events() == 0) return;
+  if (!started_) {
+    started_ = true;
+    run_start_ = INT64_MAX;
+    for (const window::Event& e : g.window().events) run_start_ = std::min(run_start_, e.t0);
+  }
+  lp_.Run(g, ends_, run_start_);
+  tree_.AddWindow(g, lp_, ends_, run_start_, &refs_);
+  lp_.Advance(g, &ends_);
+  std::vector<int32_t> leaves;
+  for (size_t rank = 0; rank < ends_.size(); ++rank) {
+    if (ends_[rank].started) leaves.push_back(refs_[rank]);
+  }
+  tree_.TakeShared(leaves, decided);
+}
+
+void CriticalPath::Finish(std::vector<Segment>* rest) {
+  end_rank_ = -1;
+  for (size_t rank = 0; rank < ends_.size(); ++rank) {
+    if (!ends_[rank].started) continue;
+    if (end_rank_ < 0 || ends_[rank].length > length_) length_ = ends_[rank].length, end_rank_ = static_cast<int32_t>(rank);
+  }
+  if (end_rank_ >= 0) tree_.TakeTo(refs_[end_rank_], rest);
+}
+
+void Zeroings::Add(const Graph& g, const CriticalPath& cp) {
+  if (g.events() == 0) return;
+  int64_t run_start = cp.run_start();
+  if (!cp.started()) {
+    run_start = INT64_MAX;
+    for (const window::Event& e : g.window().events) run_start = std::min(run_start, e.t0);
+  }
+  // Sites first seen here start from the unchanged lengths.
+  std::vector<Key> fresh;
+  for (const window::Event& e : g.window().events) {
+    for (bool compute : {true, false}) {
+      const Key key{e.site, compute};
+      if (!std::binary_search(keys_.begin(), keys_.end(), key)) fresh.push_back(key);
+    }
+  }
+  std::sort(fresh.begin(), fresh.end());
+  fresh.erase(std::unique(fresh.begin(), fresh.end()), fresh.end());
+  for (const Key& key : fresh) {
+    const size_t at = std::lower_bound(keys_.begin(), keys_.end(), key) - keys_.begin();
+    keys_.insert(keys_.begin() + at, key);
+    ends_.insert(ends_.begin() + at, cp.ends());
+  }
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    const Zeroing zero{keys_[i].site, keys_[i].compute};
+    lp_.Run(g, ends_[i], run_start, &zero);
+    lp_.Advance(g, &ends_[i]);
+  }
+}
+
+std::vector<Zeroings::Result> Zeroings::Results() const {
+  std::vector<Result> out;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    int64_t length = 0;
+    for (const RankEnd& end : ends_[i]) {
+      if (end.started) length = std::max(length, end.length);
+    }
+    // compute (true) sorts after mpi (false) in Key; report compute first.
+    out.push_back(Result{Zeroing{keys_[i].site, keys_[i].compute}, length});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Result& a, const Result& b) {
+    return a.what.site != b.what.site ? a.what.site < b.what.site : a.what.compute > b.what.compute;
+  });
+  return out;
+}
+
+}  // namespace rp::graph
