@@ -151,6 +151,107 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, iteration, Opt, "iteration number within its cluster, from 0")        \
   X(Int, events, Opt, "mpi records in the phase")
 
+// ------------------------------------------------------------ cp_segment ---
+#define RP_FIELDS_cp_segment(X)                                                \
+  X(Int, rank, Req, "world rank the time was spent on")                        \
+  X(Int, t0, Req, "start, ns")                                                 \
+  X(Int, t1, Req, "end, ns")                                                   \
+  X(Str, kind, Req,                                                            \
+    "\"compute\" (between calls), \"mpi\" (a call after it was ready), "      \
+    "\"transfer\" (from a partner's entry to this call's end), \"wait\" "       \
+    "(waiting nothing on the path explains; adds nothing to the length)")      \
+  X(Int, length, Req, "ns it adds to the critical path (0 for waits)")         \
+  X(Int, site, Opt, "call site of the call (compute: of the call it leads to)") \
+  X(Str, call, Opt, "MPI function of that call")                               \
+  X(Int, peer, Opt, "transfer and wait: the rank the path came from")          \
+  X(Int, phase, Opt, "phase of the call (rp-phases)")
+
+// ------------------------------------------------------------ cp_summary ---
+#define RP_FIELDS_cp_summary(X)                                                \
+  X(Int, phase, Opt, "phase id; absent for the whole run")                     \
+  X(Str, algo, Req,                                                            \
+    "\"exact\" (longest path), \"replay\" (backward replay) or \"heuristic\" " \
+    "(topological sorting)")                                                   \
+  X(Int, length, Req, "critical path length, ns")                             \
+  X(Int, run_time, Req, "wall time of the run (or phase), ns")                 \
+  X(Int, start, Opt, "start of the run (or phase), ns")                        \
+  X(Int, end_rank, Opt, "rank where the critical path ends")                   \
+  X(Int, compute, Opt, "ns of the path in computation")                        \
+  X(Int, mpi, Opt, "ns of the path in MPI calls")                              \
+  X(Int, transfer, Opt, "ns of the path in transfers between ranks")           \
+  X(Int, wait, Opt, "ns of unexplained waiting along the path (not in length)") \
+  X(Int, segments, Opt, "cp_segment records of the path")                      \
+  X(Reals, rank_share, Opt, "share of the path's length on each rank, by rank") \
+  X(Bool, partial, Opt,                                                        \
+    "true when the counts below say the graph misses dependencies")            \
+  X(Int, backward_edges, Opt,                                                  \
+    "dependencies going back in time (unsynchronized clocks), dropped")        \
+  X(Int, cycle_edges, Opt, "dependencies dropped to break cycles")             \
+  X(Int, unmatched_sends, Opt, "sends without a receive in the trace")         \
+  X(Int, unmatched_receives, Opt, "receives without a send in the trace")      \
+  X(Int, unresolved_receives, Opt,                                             \
+    "wildcard receives whose source the trace never says")                     \
+  X(Int, incomplete_ranks, Opt, "ranks whose data ends before MPI_Finalize")   \
+  X(Int, neighbour_collectives, Opt,                                           \
+    "neighbourhood collectives, modelled without cross-rank edges")
+
+// ------------------------------------------------------------ cp_profile ---
+#define RP_FIELDS_cp_profile(X)                                                \
+  X(Int, phase, Opt, "phase id; absent for the whole run")                     \
+  X(Str, scope, Req, "\"site\" (one call site) or \"function\" (its sites)")  \
+  X(Int, site, Opt, "call site (scope site)")                                  \
+  X(Str, fn, Opt, "function containing the site(s)")                           \
+  X(Str, call, Opt, "MPI function called at the site")                         \
+  X(Str, file, Opt, "source file of the site")                                 \
+  X(Int, line, Opt, "source line of the site")                                 \
+  X(Int, cp, Req, "ns on the critical path: computation leading to the "      \
+    "call(s) and the call(s) themselves")                                      \
+  X(Int, cp_compute, Opt, "of which computation")                              \
+  X(Int, cp_mpi, Opt, "of which MPI calls and transfers")                      \
+  X(Real, cp_share, Req, "cp / critical path length (CP%)")                    \
+  X(Int, time, Req, "ns summed over all ranks, on the path or not")            \
+  X(Int, time_compute, Opt, "of which computation")                            \
+  X(Int, time_mpi, Opt, "of which MPI calls")                                  \
+  X(Real, time_share, Req, "time / all ranks' time (the CPU% of the paper)")   \
+  X(Int, calls, Opt, "calls at the site(s)")
+
+// ------------------------------------------------------------ cp_zeroing ---
+#define RP_FIELDS_cp_zeroing(X)                                                \
+  X(Int, site, Req, "call site")                                               \
+  X(Str, kind, Req,                                                            \
+    "\"compute\": the computation leading to calls at the site took no time; " \
+    "\"mpi\": the calls (and transfers they complete) took no time")          \
+  X(Str, fn, Opt, "function containing the site")                              \
+  X(Str, call, Opt, "MPI function called at the site")                        \
+  X(Int, length, Req, "critical path length in that case, ns")                 \
+  X(Int, reduction, Req, "how much shorter than the critical path, ns")
+
+// ---------------------------------------------------------------- cp_top ---
+#define RP_FIELDS_cp_top(X)                                                    \
+  X(Int, m, Req, "the m of --top: items with more than 1/m of the path")       \
+  X(Int, order, Req, "1 for the largest share")                                \
+  X(Int, site, Req, "call site")                                               \
+  X(Str, fn, Opt, "function containing the site")                              \
+  X(Str, call, Opt, "MPI function called at the site")                         \
+  X(Int, cp, Req, "ns on the critical path")                                   \
+  X(Real, share, Req, "cp / critical path length")
+
+// ---------------------------------------------------------- cp_imbalance ---
+#define RP_FIELDS_cp_imbalance(X)                                              \
+  X(Int, phase, Opt, "phase id; absent for the whole run")                     \
+  X(Str, scope, Req, "\"call\" (one call site), \"process\" (one rank) or "   \
+    "\"program\"")                                                            \
+  X(Int, site, Opt, "call site (scope call)")                                  \
+  X(Str, call, Opt, "MPI function (scope call)")                               \
+  X(Str, fn, Opt, "function containing the site (scope call)")                 \
+  X(Int, rank, Opt, "world rank (scope process)")                              \
+  X(Int, wait_before, Req, "ns waiting for others before the calls could proceed") \
+  X(Int, wait_after, Req, "ns waiting after the call's own part was done")     \
+  X(Int, execution, Req, "ns executing the calls")                             \
+  X(Int, compute, Opt, "ns of computation (process, program)")                 \
+  X(Real, imbalance, Opt,                                                      \
+    "(wait_before + wait_after) / (execution + compute); absent when 0/0")
+
 // The record types, in the order the schema documents them.
 #define RP_RECORD_TYPES(R)                                                     \
   R(Header, header, "first line of every stream: what wrote it and how")      \
@@ -160,7 +261,13 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(Mpi, mpi, "one MPI call on one rank")                                      \
   R(Sample, sample, "one wall-clock sample of the call stack")                 \
   R(Clock, clock, "clock offset measurement or synchronisation summary")      \
-  R(Phase, phase, "one phase of the run between global synchronisations")
+  R(Phase, phase, "one phase of the run between global synchronisations")     \
+  R(CpSegment, cp_segment, "one step of the critical path (rp-cpath)")        \
+  R(CpSummary, cp_summary, "critical path of the run or a phase (rp-cpath)")  \
+  R(CpProfile, cp_profile, "a site's share of the critical path and of all time") \
+  R(CpZeroing, cp_zeroing, "critical path length if a site took no time")     \
+  R(CpTop, cp_top, "sites with more than 1/m of the critical path")           \
+  R(CpImbalance, cp_imbalance, "wait and execution split of calls, ranks, run")
 
 // ------------------------------------------------------------- machinery ---
 

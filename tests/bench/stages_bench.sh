@@ -2,7 +2,8 @@
 # Throughput and peak memory of the analysis stages on a generated
 # halo-exchange trace (tests/synth/halo.h): 64 ranks, RP_BENCH_EVENTS
 # (default 10 million) mpi records, zstd input, output discarded; one
-# process each (rp-clocksync and rp-phases are single-threaded).
+# process each (rp-clocksync and rp-phases are single-threaded; rp-cpath
+# with -j 1 and -j 2).
 # Run from the workspace root after `bazel build //...` (make bench does).
 set -euo pipefail
 bin=bazel-bin
@@ -23,8 +24,13 @@ run() {  # $1 name, rest: command
 run "rp-cat" $bin/cmd/rp-cat/rp-cat "$work/halo.ndjson.zst"
 run "rp-clocksync" $bin/cmd/rp-clocksync/rp-clocksync "$work/halo.ndjson.zst"
 run "rp-phases" $bin/cmd/rp-phases/rp-phases "$work/halo.ndjson.zst"
+# rp-cpath end to end: zstd in, zstd out (input passed through, cp_* added).
+run "rp-cpath -j1" $bin/cmd/rp-cpath/rp-cpath -z "$work/halo.ndjson.zst"
+run "rp-cpath -j2" $bin/cmd/rp-cpath/rp-cpath -j 2 -z "$work/halo.ndjson.zst"
+run "cpath nozero" $bin/cmd/rp-cpath/rp-cpath --no-zeroing -z "$work/halo.ndjson.zst"
 # Memory must not grow with the run: the same stages on a trace 10 times shorter.
 $bin/tests/synth/gen_halo --ranks 64 --events $((events / 10)) -o "$work/short.ndjson.zst"
 records=$($bin/cmd/rp-cat/rp-cat --count "$work/short.ndjson.zst" | awk '$1 == "mpi" {print $2}')
 run "rp-clocksync" $bin/cmd/rp-clocksync/rp-clocksync "$work/short.ndjson.zst"
 run "rp-phases" $bin/cmd/rp-phases/rp-phases "$work/short.ndjson.zst"
+run "rp-cpath -j1" $bin/cmd/rp-cpath/rp-cpath -z "$work/short.ndjson.zst"

@@ -1,0 +1,36 @@
+// rp-cpath: the critical path of a run, its profile, what-if zeroing and
+// imbalance (online critical path paper §2–3 and appendix B; mpi-graph
+// paper §3–5).
+//
+// Streams the trace window by window (lib/window): each window's program
+// activity graph is built (lib/graph), the longest paths advanced, and the
+// part of the critical path every rank's path now shares is written as
+// cp_segment records right after the window's own records. At the end come
+// the rest of the path and the summaries: per phase (when rp-phases tagged
+// the records) and for the whole run.
+#ifndef RP_LIB_CPATH_CPATH_H_
+#define RP_LIB_CPATH_CPATH_H_
+
+#include "lib/base/status.h"
+#include "lib/cli/tool.h"
+
+namespace rp::cpath {
+
+enum class Algo { kExact, kReplay, kHeuristic };
+
+struct Options {
+  Algo algo = Algo::kExact;
+  int jobs = 1;              // threads building graphs; output does not depend on it
+  bool passthrough = true;   // copy the input records to the output
+  bool text = false;         // a human report instead of records
+  bool zeroing = true;       // cp_zeroing (exact only)
+  int top = 5;               // cp_top: sites with more than 1/top of the path
+  bool phases = true;        // per-phase records when phases are tagged
+  bool phase_ranks = false;  // per-phase, per-rank imbalance too
+};
+
+Status Run(const cli::IoOptions& io, const Options& options);
+
+}  // namespace rp::cpath
+
+#endif  // RP_LIB_CPATH_CPATH_H_

@@ -1,0 +1,1 @@
+rp-cpath --algo fastest testdata/traces/cpath.ndjson

@@ -1,0 +1,1 @@
+rp-cpath testdata/bad/empty.ndjson

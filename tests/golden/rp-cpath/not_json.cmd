@@ -1,0 +1,1 @@
+rp-cpath testdata/bad/not_json.ndjson

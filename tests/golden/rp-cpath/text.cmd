@@ -1,0 +1,1 @@
+rp-cpath --format text testdata/traces/cpath.ndjson

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Checks rp-cpath's results on tests/mpi/cpath/planted against what the
+run was built to do.
+
+  check_planted.py APP_OUT EXACT REPLAY HEURISTIC ITERATIONS SLOW EXTRA_US
+"""
+import json
+import sys
+
+
+def records(path, kind):
+    with open(path) as f:
+        return [r for r in map(json.loads, f) if r["type"] == kind]
+
+
+def run_summary(path):
+    (s,) = [r for r in records(path, "cp_summary") if "phase" not in r]
+    return s
+
+
+def main(app_out, exact, replay, heuristic, iterations, slow, extra_us):
+    iterations, slow = int(iterations), int(slow)
+    planted = iterations * int(extra_us) * 1000
+    spans = [line.split() for line in open(app_out) if line.startswith("span ")]
+    wall = max(int(s[3]) for s in spans) - min(int(s[2]) for s in spans)
+    failures = []
+
+    def check(ok, what):
+        print(("ok   " if ok else "FAIL ") + what)
+        if not ok:
+            failures.append(what)
+
+    s = run_summary(exact)
+    length = s["length"]
+    check(abs(length - wall) <= 0.01 * wall,
+          f"critical path {length / 1e9:.4f} s matches the wall time {wall / 1e9:.4f} s within 1% "
+          f"({100 * (length - wall) / wall:+.2f}%)")
+    check(not s["partial"], "the analysis is complete (no missing dependencies)")
+    shares = s["rank_share"]
+    top_rank = max(range(len(shares)), key=lambda r: shares[r])
+    check(top_rank == slow, f"rank {slow} carries the largest share ({shares[slow]:.3f}; top is rank {top_rank})")
+
+    sites = [p for p in records(exact, "cp_profile") if p["scope"] == "site" and "phase" not in p]
+    top = sites[0]
+    check(top.get("call") == "MPI_Allreduce" and top.get("fn") == "main",
+          f"the top site is main's MPI_Allreduce (got {top.get('call')} in {top.get('fn')})")
+    check(top["cp_compute"] >= 0.97 * planted,
+          f"its computation on the path, {top['cp_compute'] / 1e9:.4f} s, holds the planted {planted / 1e9:.3f} s")
+
+    zeroings = [z for z in records(exact, "cp_zeroing") if z["site"] == top["site"] and z["kind"] == "compute"]
+    check(len(zeroings) == 1, "one what-if for the computation before the top site")
+    reduction = zeroings[0]["reduction"]
+    check(abs(reduction - planted) <= 0.03 * planted,
+          f"zeroing it shortens the path by {reduction / 1e9:.4f} s, the planted {planted / 1e9:.3f} s within 3%")
+    best = min(records(exact, "cp_zeroing"), key=lambda z: z["length"])
+    check(best["site"] == top["site"] and best["kind"] == "compute", "and no other what-if gains more")
+
+    tops = records(exact, "cp_top")
+    check(bool(tops) and tops[0]["site"] == top["site"], "cp_top lists the top site first")
+
+    phases = [p for p in records(exact, "cp_summary") if "phase" in p]
+    check(len(phases) >= iterations, f"{len(phases)} per-phase summaries for {iterations} iterations")
+    check(sum(p["length"] for p in phases) == length, "the phases' path lengths add up to the run's")
+
+    r = run_summary(replay)
+    check(abs(r["length"] - length) <= 0.01 * length,
+          f"backward replay agrees: {r['length'] / 1e9:.4f} s vs {length / 1e9:.4f} s")
+    rs = r["rank_share"]
+    check(max(range(len(rs)), key=lambda i: rs[i]) == slow, "backward replay puts rank %d on top too" % slow)
+
+    h = run_summary(heuristic)
+    hs = h["rank_share"]
+    check(max(range(len(hs)), key=lambda i: hs[i]) == slow,
+          f"the topological-sorting heuristic also finds rank {slow} ({hs[slow]:.3f})")
+    if failures:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
