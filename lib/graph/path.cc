@@ -89,6 +89,7 @@ void LongestPath::Advance(const Graph& g, std::vector<RankEnd>* ends) const {
 
 void LongestPath::Steps(const Graph& g, uint32_t node, const std::vector<RankEnd>& ends, int64_t run_start,
                         std::vector<Segment>* out) const {
+  if (g.is_hub(node)) return;  // its time is on the edge from the hub to the exit
   const uint32_t e = EventOf(node);
   const window::Event& ev = g.window().events[e];
   Segment s;
