@@ -8,7 +8,7 @@ DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
   libdw-dev libelf-dev faketime libfaketime python3 bc
 
-BINARIES := rp-cat rp-record
+BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath
 
 .PHONY: deps build demo test bench golden docs install clean
 
@@ -37,6 +37,10 @@ demo: build
 	  bazel-bin/cmd/rp-record/rp-record -o demo-out/halo.ndjson.zst -- $(DEMO_RUN)
 	bazel-bin/cmd/rp-cat/rp-cat --validate demo-out/halo.ndjson.zst
 	bazel-bin/cmd/rp-cat/rp-cat --summary demo-out/halo.ndjson.zst
+	bazel-bin/cmd/rp-clocksync/rp-clocksync demo-out/halo.ndjson.zst \
+	  | bazel-bin/cmd/rp-phases/rp-phases -o demo-out/phased.ndjson.zst
+	bazel-bin/cmd/rp-cpath/rp-cpath -o demo-out/cpath.ndjson.zst demo-out/phased.ndjson.zst
+	bazel-bin/cmd/rp-cpath/rp-cpath --format text demo-out/phased.ndjson.zst
 
 test: deps
 	$(BAZEL) test //...

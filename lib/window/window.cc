@@ -204,7 +204,7 @@ int64_t WindowReader::Reached() const {
 bool WindowReader::Clean(int64_t k) const {
   int64_t sent = 0, received = 0;
   for (const RankState& r : ranks_) {
-    if (static_cast<int64_t>(r.active_at.size()) < k) {
+    if (r.at_base + static_cast<int64_t>(r.at.size()) < k) {
       // A rank that delivered all its events without reaching this
       // synchronization (it died): what it left stands.
       if (r.active != 0) return false;
@@ -212,9 +212,10 @@ bool WindowReader::Clean(int64_t k) const {
       received += r.received;
       continue;
     }
-    if (r.active_at[k - 1] != 0) return false;
-    sent += r.sent_at[k - 1];
-    received += r.received_at[k - 1];
+    const RankState::AtSync& at = r.at[k - 1 - r.at_base];
+    if (at.active != 0) return false;
+    sent += at.sent;
+    received += at.received;
   }
   return sent == received;
 }
@@ -240,9 +241,7 @@ void WindowReader::BufferRecord() {
     if (IsGlobalSync(b.event)) {
       b.global_sync = true;
       ++rank.syncs;
-      rank.active_at.push_back(rank.active);
-      rank.sent_at.push_back(rank.sent);
-      rank.received_at.push_back(rank.received);
+      rank.at.push_back({rank.active, rank.sent, rank.received});
     }
   } else if (record_.type == trace::RecordType::kSample) {
     b.rank = static_cast<int32_t>(record_.sample.rank);
@@ -304,7 +303,12 @@ Expected<bool> WindowReader::Next(Window* window) {
     // A boundary every rank has reached: clean ones end the window.
     while (next_boundary_ <= Reached()) {
       const int64_t k = next_boundary_++;
-      if (Clean(k)) {
+      const bool clean = Clean(k);
+      // Synchronization k is judged: forget what each rank had at it.
+      for (RankState& r : ranks_) {
+        while (!r.at.empty() && r.at_base < k) r.at.pop_front(), ++r.at_base;
+      }
+      if (clean) {
         Emit(k, true, window);
         if (!window->records.empty()) return true;
       }

@@ -105,8 +105,13 @@ class WindowReader {
     int64_t active = 0;
     std::unordered_map<int64_t, Request> requests;
     int64_t sent = 0, received = 0;  // messages, cumulative
-    // At each global synchronization: active requests, messages sent and received.
-    std::vector<int64_t> active_at, sent_at, received_at;
+    // At each global synchronization not yet judged: active requests,
+    // messages sent and received (the first is synchronization `at_base` + 1).
+    struct AtSync {
+      int64_t active, sent, received;
+    };
+    std::deque<AtSync> at;
+    int64_t at_base = 0;
   };
   struct Buffered {
     int64_t level;  // global synchronizations its rank had completed before it
