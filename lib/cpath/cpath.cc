@@ -84,6 +84,15 @@ struct Scope {
     rank.wait_after += t.wait_after;
     rank.execution += t.execution;
   }
+  // Every rank's times added up: the program (mpi-graph §5.2).
+  RankStats program() const {
+    RankStats p;
+    for (const RankStats& r : ranks) {
+      p.compute += r.compute, p.wait_before += r.wait_before;
+      p.wait_after += r.wait_after, p.execution += r.execution;
+    }
+    return p;
+  }
   int64_t total_time() const {
     int64_t total = 0;
     for (const auto& [id, s] : sites) total += s.time();
@@ -238,8 +247,7 @@ class Analysis {
     }
     if (!started_ && !w.events.empty()) {
       started_ = true;
-      run_start_ = INT64_MAX;
-      for (const window::Event& e : w.events) run_start_ = std::min(run_start_, e.t0);
+      run_start_ = g.earliest_entry();
       heuristic_ = std::make_unique<graph::TopologicalHeuristic>(run_start_);
     }
     CountCalls(*p);
@@ -448,12 +456,8 @@ class Analysis {
       imbalance(s.wait_before + s.wait_after, s.execution, 0, &r);
       RP_RETURN_IF_ERROR(out_->Write(r));
     }
-    RankStats program;
-    for (size_t rank = 0; rank < scope.ranks.size(); ++rank) {
+    for (size_t rank = 0; ranks && rank < scope.ranks.size(); ++rank) {
       const RankStats& s = scope.ranks[rank];
-      program.compute += s.compute, program.wait_before += s.wait_before;
-      program.wait_after += s.wait_after, program.execution += s.execution;
-      if (!ranks) continue;
       trace::CpImbalanceRecord r;
       if (!run) r.set_phase(phase);
       r.set_scope("process");
@@ -465,6 +469,7 @@ class Analysis {
       imbalance(s.wait_before + s.wait_after, s.execution, s.compute, &r);
       RP_RETURN_IF_ERROR(out_->Write(r));
     }
+    const RankStats program = scope.program();
     trace::CpImbalanceRecord r;
     if (!run) r.set_phase(phase);
     r.set_scope("program");
@@ -696,11 +701,7 @@ std::string Analysis::TextReport() const {
            Percent(Share(run_.length - z.length, run_.length)) + ")");
     }
   }
-  RankStats program;
-  for (const RankStats& r : run_.ranks) {
-    program.compute += r.compute, program.wait_before += r.wait_before;
-    program.wait_after += r.wait_after, program.execution += r.execution;
-  }
+  const RankStats program = run_.program();
   line("");
   line("imbalance (waiting / (execution + computation)): program " +
        Percent(Share(program.wait_before + program.wait_after, program.execution + program.compute)));

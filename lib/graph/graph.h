@@ -37,6 +37,7 @@
 #ifndef RP_LIB_GRAPH_GRAPH_H_
 #define RP_LIB_GRAPH_GRAPH_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -121,6 +122,13 @@ class Graph {
   size_t ranks() const { return first_.size(); }
 
   const GraphProblems& problems() const { return problems_; }
+  // The earliest entry of any call in the window: the run's start when this
+  // is the first window with calls.
+  int64_t earliest_entry() const {
+    int64_t t = INT64_MAX;
+    for (const window::Event& e : w_->events) t = std::min(t, e.t0);
+    return t;
+  }
 
  private:
   struct Hub {

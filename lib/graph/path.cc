@@ -228,8 +228,7 @@ void CriticalPath::Add(const Graph& g, std::vector<Segment>* decided) {
   if (g.events() == 0) return;
   if (!started_) {
     started_ = true;
-    run_start_ = INT64_MAX;
-    for (const window::Event& e : g.window().events) run_start_ = std::min(run_start_, e.t0);
+    run_start_ = g.earliest_entry();
   }
   lp_.Run(g, ends_, run_start_);
   tree_.AddWindow(g, lp_, ends_, run_start_, &refs_);
@@ -252,11 +251,7 @@ void CriticalPath::Finish(std::vector<Segment>* rest) {
 
 void Zeroings::Add(const Graph& g, const CriticalPath& cp) {
   if (g.events() == 0) return;
-  int64_t run_start = cp.run_start();
-  if (!cp.started()) {
-    run_start = INT64_MAX;
-    for (const window::Event& e : g.window().events) run_start = std::min(run_start, e.t0);
-  }
+  const int64_t run_start = cp.started() ? cp.run_start() : g.earliest_entry();
   // Sites first seen here start from the unchanged lengths.
   std::vector<Key> fresh;
   for (const window::Event& e : g.window().events) {
