@@ -191,8 +191,6 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved = 0, mismatched = 0, cycles = 0;
   std::vector<std::string> examples;
   std::vector<int64_t> carried_shift(ranks, 0);  // repair shifts go on across windows
-  trace::LineDecoder decoder;
-  trace::Record record;
   window::Window w;
   std::vector<int64_t> sample_time;
   std::vector<size_t> order;
@@ -252,14 +250,12 @@ Status Run(const cli::IoOptions& io, const Options& options) {
         RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
         continue;
       }
-      RP_RETURN_IF_ERROR(decoder.DecodeCopy(w.line(r), &record));
       if (r.event >= 0) {
-        record.mpi.set_t0(w.events[r.event].t0);
-        record.mpi.set_t1(w.events[r.event].t1);
-        RP_RETURN_IF_ERROR(writer->Write(record.mpi));
+        const trace::IntEdit times[] = {{"t0", w.events[r.event].t0}, {"t1", w.events[r.event].t1}};
+        RP_RETURN_IF_ERROR(writer->WriteEdited(trace::RecordType::kMpi, w.line(r), times));
       } else {
-        record.sample.set_t(sample_time[i]);
-        RP_RETURN_IF_ERROR(writer->Write(record.sample));
+        const trace::IntEdit time[] = {{"t", sample_time[i]}};
+        RP_RETURN_IF_ERROR(writer->WriteEdited(trace::RecordType::kSample, w.line(r), time));
       }
     }
   }

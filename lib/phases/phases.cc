@@ -82,8 +82,6 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   std::vector<int64_t> iterations;                    // by cluster
   int64_t previous_close = INT64_MIN;
   int64_t phases_written = 0;
-  trace::LineDecoder decoder;
-  trace::Record record;
   window::Window w;
   cli::Progress progress("rp-phases", io.verbosity);
   for (;;) {
@@ -131,14 +129,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
           RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
           continue;
         }
-        RP_RETURN_IF_ERROR(decoder.DecodeCopy(w.line(r), &record));
-        if (r.type == trace::RecordType::kMpi) {
-          record.mpi.set_phase(id);
-          RP_RETURN_IF_ERROR(writer->Write(record.mpi));
-        } else {
-          record.sample.set_phase(id);
-          RP_RETURN_IF_ERROR(writer->Write(record.sample));
-        }
+        const trace::IntEdit phase_id[] = {{"phase", id}};
+        RP_RETURN_IF_ERROR(writer->WriteEdited(r.type, w.line(r), phase_id));
       }
     }
   }

@@ -154,11 +154,14 @@ class FdSink : public ByteSink {
 
 class ZstdSink : public ByteSink {
  public:
-  ZstdSink(std::unique_ptr<ByteSink> file, int level)
+  ZstdSink(std::unique_ptr<ByteSink> file, const OutputOptions& options)
       : file_(std::move(file)), out_buf_(ZSTD_CStreamOutSize()) {
     stream_ = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(stream_, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(stream_, ZSTD_c_compressionLevel, options.zstd_level);
     ZSTD_CCtx_setParameter(stream_, ZSTD_c_checksumFlag, 1);
+    // Compressing on a worker overlaps it with the analysis; a libzstd
+    // built without threads refuses, and the caller compresses.
+    if (options.zstd_workers > 0) ZSTD_CCtx_setParameter(stream_, ZSTD_c_nbWorkers, options.zstd_workers);
   }
   ~ZstdSink() override { ZSTD_freeCCtx(stream_); }
 
@@ -237,7 +240,7 @@ Expected<std::unique_ptr<ByteSink>> OpenOutput(const std::string& path,
     file = std::make_unique<FdSink>(fd, path, true);
   }
   if (!options.zstd) return file;
-  return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file), options.zstd_level));
+  return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file), options));
 }
 
 }  // namespace rp::trace

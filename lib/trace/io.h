@@ -38,6 +38,9 @@ Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path);
 struct OutputOptions {
   bool zstd = false;       // compress with zstd
   int zstd_level = 3;      // 1..19
+  // Threads that compress beside the caller (zstd's own workers; 0: the
+  // caller compresses). The bytes written are the same for any value >= 1.
+  int zstd_workers = 1;
   bool force = false;      // allow zstd to a terminal, overwrite nothing else
 };
 

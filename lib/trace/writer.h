@@ -3,6 +3,7 @@
 //   RP_ASSIGN_OR_RETURN(auto writer, rp::trace::Writer::Open("-", {}));
 //   RP_RETURN_IF_ERROR(writer->Write(header));     // any record struct
 //   RP_RETURN_IF_ERROR(writer->WriteRaw(rec.line)); // pass a line through
+//   RP_RETURN_IF_ERROR(writer->WriteEdited(RecordType::kMpi, rec.line, edits));
 //   RP_RETURN_IF_ERROR(writer->Close());
 #ifndef RP_LIB_TRACE_WRITER_H_
 #define RP_LIB_TRACE_WRITER_H_
@@ -13,6 +14,7 @@
 
 #include "lib/base/status.h"
 #include "lib/trace/codec.h"
+#include "lib/trace/edit.h"
 #include "lib/trace/io.h"
 
 namespace rp::trace {
@@ -33,6 +35,11 @@ class Writer {
   Status WriteRaw(std::string_view line) {
     buffer_.append(line);
     buffer_.push_back('\n');
+    return MaybeFlush();
+  }
+  // Writes a line with some integer fields changed (see edit.h).
+  Status WriteEdited(RecordType type, std::string_view line, std::span<const IntEdit> edits) {
+    EditInts(type, line, edits, &buffer_);
     return MaybeFlush();
   }
   // Writes text that is not a record (reports); no newline is added.

@@ -115,7 +115,10 @@ bool WindowReader::IsGlobalSync(const Event& e) const {
 }
 
 WindowReader::RankState& WindowReader::Rank(int64_t rank) {
-  if (static_cast<size_t>(rank) >= ranks_.size()) ranks_.resize(rank + 1);
+  if (static_cast<size_t>(rank) >= ranks_.size()) {
+    ranks_.resize(rank + 1);
+    recount_ = true;
+  }
   return ranks_[rank];
 }
 
@@ -190,15 +193,20 @@ void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState&
   }
 }
 
-int64_t WindowReader::Reached() const {
+int64_t WindowReader::Reached() {
   // A rank that delivered all its events (it may have died, or had none)
   // holds no boundary back.
-  int64_t reached = INT64_MAX, most = 0;
-  for (const RankState& r : ranks_) {
-    if (r.expected < 0 || r.seen < r.expected) reached = std::min(reached, r.syncs);
-    most = std::max(most, r.syncs);
+  if (recount_) {
+    recount_ = false;
+    fewest_ = INT64_MAX, at_fewest_ = 0, most_ = 0;
+    for (const RankState& r : ranks_) {
+      most_ = std::max(most_, r.syncs);
+      if (!Delivering(r)) continue;
+      if (r.syncs < fewest_) fewest_ = r.syncs, at_fewest_ = 0;
+      at_fewest_ += r.syncs == fewest_;
+    }
   }
-  return std::min(reached, most);
+  return std::min(fewest_, most_);
 }
 
 bool WindowReader::Clean(int64_t k) const {
@@ -222,27 +230,32 @@ bool WindowReader::Clean(int64_t k) const {
 
 // Buffers record_ with its rank's level; accounts mpi records.
 void WindowReader::BufferRecord() {
-  Buffered b;
+  Pending& b = pending_.emplace_back();
   b.type = record_.type;
-  b.line.assign(record_.line);
+  b.offset = pending_text_.size();
+  b.length = static_cast<uint32_t>(record_.line.size());
+  pending_text_.append(record_.line);
   b.rank = -1;
   b.time = 0;
   b.level = next_boundary_ - 1;  // records of no rank join the window being built
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
-    b.event = ToEvent(m, &b.ids, &b.resolved);
+    b.event = ToEvent(m, &pending_ids_, &pending_resolved_);
     b.is_event = true;
     b.rank = b.event.rank;
     b.time = m.t0;
     RankState& rank = Rank(m.rank);
+    const bool held_fewest = Delivering(rank) && rank.syncs == fewest_;
     b.level = rank.syncs;
     ++rank.seen;
     Account(m, b.event, rank);
     if (IsGlobalSync(b.event)) {
       b.global_sync = true;
       ++rank.syncs;
+      most_ = std::max(most_, rank.syncs);
       rank.at.push_back({rank.active, rank.sent, rank.received});
     }
+    if (held_fewest && (!Delivering(rank) || rank.syncs != fewest_) && --at_fewest_ == 0) recount_ = true;
   } else if (record_.type == trace::RecordType::kSample) {
     b.rank = static_cast<int32_t>(record_.sample.rank);
     b.time = record_.sample.t;
@@ -250,39 +263,51 @@ void WindowReader::BufferRecord() {
   } else if (record_.type == trace::RecordType::kComm) {
     dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
   }
-  buffer_.push_back(std::move(b));
 }
 
 void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window) {
   window->Clear();
   window->index = window_index_++;
   window->ends_with_sync = ends_with_sync;
-  std::deque<Buffered> kept;
-  for (Buffered& b : buffer_) {
+  // The window takes the pending buffers whole (records of later windows
+  // leave their bytes behind unused) and the pending buffers restart from
+  // the window's old, emptied ones: emitted text is never copied.
+  std::swap(window->text, pending_text_);
+  std::swap(window->ids, pending_ids_);
+  std::swap(window->resolved, pending_resolved_);
+  kept_.clear();
+  for (const Pending& b : pending_) {
     if (b.level >= below_level) {
-      kept.push_back(std::move(b));
+      Pending& k = kept_.emplace_back(b);
+      k.offset = pending_text_.size();
+      pending_text_.append(window->text, b.offset, b.length);
+      if (b.is_event) {
+        auto move_ids = [&](uint32_t* begin, uint32_t count) {
+          const uint32_t from = *begin;
+          *begin = static_cast<uint32_t>(pending_ids_.size());
+          pending_ids_.insert(pending_ids_.end(), window->ids.begin() + from, window->ids.begin() + from + count);
+        };
+        move_ids(&k.event.completed_begin, b.event.completed_count);
+        move_ids(&k.event.started_begin, b.event.started_count);
+        const uint32_t from = b.event.resolved_begin;
+        k.event.resolved_begin = static_cast<uint32_t>(pending_resolved_.size());
+        pending_resolved_.insert(pending_resolved_.end(), window->resolved.begin() + from,
+                                 window->resolved.begin() + from + b.event.resolved_count);
+      }
       continue;
     }
     WindowRecord r;
     r.type = b.type;
     r.rank = b.rank;
     r.event = -1;
-    r.offset = static_cast<uint32_t>(window->text.size());
-    r.length = static_cast<uint32_t>(b.line.size());
+    r.offset = b.offset;
+    r.length = b.length;
     r.time = b.time;
     r.level = b.level;
     r.global_sync = b.global_sync;
-    window->text += b.line;
     if (b.is_event) {
       Event e = b.event;
       e.record = static_cast<uint32_t>(window->records.size());
-      // Arrays move into the window's shared vectors.
-      const uint32_t ids_base = static_cast<uint32_t>(window->ids.size());
-      e.completed_begin += ids_base;
-      e.started_begin += ids_base;
-      window->ids.insert(window->ids.end(), b.ids.begin(), b.ids.end());
-      e.resolved_begin += static_cast<uint32_t>(window->resolved.size());
-      window->resolved.insert(window->resolved.end(), b.resolved.begin(), b.resolved.end());
       r.event = static_cast<int32_t>(window->events.size());
       if (static_cast<size_t>(e.rank) >= window->by_rank.size()) window->by_rank.resize(e.rank + 1);
       window->by_rank[e.rank].push_back(static_cast<uint32_t>(window->events.size()));
@@ -290,11 +315,13 @@ void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window
     }
     window->records.push_back(r);
   }
-  buffer_ = std::move(kept);
+  std::swap(pending_, kept_);
   for (auto& indices : window->by_rank) {
-    std::stable_sort(indices.begin(), indices.end(), [&](uint32_t a, uint32_t b) {
-      return window->events[a].seq < window->events[b].seq;
-    });
+    // Usually in seq order already.
+    auto by_seq = [&](uint32_t a, uint32_t b) { return window->events[a].seq < window->events[b].seq; };
+    if (!std::is_sorted(indices.begin(), indices.end(), by_seq)) {
+      std::stable_sort(indices.begin(), indices.end(), by_seq);
+    }
   }
 }
 
@@ -319,7 +346,7 @@ Expected<bool> WindowReader::Next(Window* window) {
       continue;
     }
     if (input_done_) {
-      if (buffer_.empty()) return false;
+      if (pending_.empty()) return false;
       Emit(INT64_MAX, false, window);
       return true;
     }

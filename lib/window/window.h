@@ -40,7 +40,8 @@ struct WindowRecord {
   trace::RecordType type;
   int32_t rank;        // mpi and sample records; -1 otherwise
   int32_t event;       // index in Window::events for mpi records, else -1
-  uint32_t offset, length;  // the raw line in Window::text
+  uint32_t length;     // of the raw line at Window::text[offset]
+  uint64_t offset;
   int64_t time;        // mpi: t0, sample: t; 0 otherwise
   int64_t level;       // global synchronizations its rank had completed before
                        // it: its phase (rp-phases); the window's for others
@@ -51,7 +52,7 @@ struct Window {
   int64_t index = 0;              // 0, 1, ...
   bool ends_with_sync = false;    // false for the last window of the stream
   std::vector<WindowRecord> records;  // input order
-  std::string text;                   // raw lines, back to back
+  std::string text;                   // raw lines (and some bytes of no record)
   std::vector<Event> events;          // the mpi records, input order
   std::vector<int64_t> ids;           // completed and started request ids
   std::vector<trace::Completion> resolved;
@@ -87,7 +88,7 @@ class WindowReader {
   // Records read so far, for progress lines.
   int64_t records_read() const { return records_read_; }
   // True once the window last returned was the stream's last.
-  bool finished() const { return input_done_ && buffer_.empty() && !have_first_; }
+  bool finished() const { return input_done_ && pending_.empty() && !have_first_; }
 
  private:
   // What the reader tracks of each rank to tell a clean synchronization:
@@ -113,22 +114,24 @@ class WindowReader {
     std::deque<AtSync> at;
     int64_t at_base = 0;
   };
-  struct Buffered {
+  // A record read but not yet in a window. Its text and arrays live in the
+  // pending_* buffers, which become the next window's (swapped, not copied).
+  struct Pending {
     int64_t level;  // global synchronizations its rank had completed before it
-    bool global_sync = false;
-    int32_t rank;   // -1 for records of no rank
-    trace::RecordType type;
     int64_t time;
-    std::string line;
+    uint64_t offset;  // in pending_text_
+    uint32_t length;
+    int32_t rank;     // -1 for records of no rank
+    trace::RecordType type;
+    bool global_sync = false;
     bool is_event = false;
-    Event event;
-    std::vector<int64_t> ids;
-    std::vector<trace::Completion> resolved;
+    Event event;  // array offsets into pending_ids_ and pending_resolved_
   };
 
   void Account(const trace::MpiRecord& m, const Event& e, RankState& rank);
   bool IsGlobalSync(const Event& e) const;
-  int64_t Reached() const;  // fewest synchronizations completed by a rank
+  int64_t Reached();  // fewest synchronizations completed by a rank still delivering
+  bool Delivering(const RankState& r) const { return r.expected < 0 || r.seen < r.expected; }
   bool Clean(int64_t k) const;
   RankState& Rank(int64_t rank);
   void BufferRecord();
@@ -141,7 +144,15 @@ class WindowReader {
   bool input_done_ = false;
   int64_t records_read_ = 0;
   std::vector<RankState> ranks_;
-  std::deque<Buffered> buffer_;
+  std::vector<Pending> pending_, kept_;
+  std::string pending_text_;
+  std::vector<int64_t> pending_ids_;
+  std::vector<trace::Completion> pending_resolved_;
+  // Reached() kept up to date without a pass over the ranks per record:
+  // the fewest synchronizations among delivering ranks, how many ranks are
+  // there, and the most any rank completed; recounted when the fewest move.
+  int64_t fewest_ = 0, at_fewest_ = 0, most_ = 0;
+  bool recount_ = true;
   int64_t next_boundary_ = 1;  // the synchronization instance that may end the window
   int64_t window_index_ = 0;
 };

@@ -138,5 +138,38 @@ TEST(Window, RanksThatDeliveredAllTheirEventsDoNotHoldBoundaries) {
   EXPECT_EQ(Windows(Header(3) + text.substr(Header(3).size() + ranks.size())).size(), 1u);
 }
 
+TEST(Window, RecordsOfTheNextWindowKeepTheirTextAndArrays) {
+  // Rank 1 runs ahead: its Irecv and Waitall after the barrier are read
+  // before rank 0 reaches the barrier, so they wait in the reader while
+  // window 0 is handed out, and must arrive in window 1 with their
+  // completed ids and resolved statuses.
+  const std::string irecv = Mpi(1, 1, "MPI_Irecv", 6, 7, R"(,"peer":-1,"tag":-1,"bytes":8,"req":4)");
+  const std::string waitall =
+      Mpi(1, 2, "MPI_Waitall", 8, 12, R"(,"completed":[4],"resolved":[{"req":4,"peer":0,"tag":3,"bytes":8}])");
+  const std::string text = Header(2) + Mpi(1, 0, "MPI_Barrier", 1, 5) + irecv + waitall +
+                           Mpi(0, 0, "MPI_Barrier", 4, 5) + Mpi(0, 1, "MPI_Send", 9, 10, R"(,"peer":1,"tag":3,"bytes":8)") +
+                           Mpi(0, 2, "MPI_Barrier", 13, 15) + Mpi(1, 3, "MPI_Barrier", 14, 15);
+  const std::string path = ::testing::TempDir() + "/carried.ndjson";
+  std::ofstream(path) << text;
+  trace::InputSet input({path}, {});
+  WindowReader reader(input);
+  ASSERT_TRUE(reader.Start().ok());
+  Window w;
+  ASSERT_TRUE(*reader.Next(&w));
+  ASSERT_EQ(w.records.size(), 2u);  // the two first barriers
+  ASSERT_TRUE(*reader.Next(&w));
+  ASSERT_EQ(w.events.size(), 5u);
+  EXPECT_EQ(w.line(w.records[0]), Strip(irecv));
+  EXPECT_EQ(w.line(w.records[1]), Strip(waitall));
+  const Event& done = w.events[w.records[1].event];
+  ASSERT_EQ(done.completed_count, 1u);
+  EXPECT_EQ(w.ids[done.completed_begin], 4);
+  ASSERT_EQ(done.resolved_count, 1u);
+  EXPECT_EQ(w.resolved[done.resolved_begin].peer, 0);
+  EXPECT_EQ(w.resolved[done.resolved_begin].tag, 3);
+  EXPECT_EQ(w.by_rank[1], (std::vector<uint32_t>{0, 1, 4}));
+  EXPECT_FALSE(*reader.Next(&w));
+}
+
 }  // namespace
 }  // namespace rp::window

@@ -1,0 +1,92 @@
+#include "lib/trace/edit.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lib/trace/codec.h"
+
+namespace rp::trace {
+namespace {
+
+std::string Edit(RecordType type, std::string_view line, std::initializer_list<IntEdit> edits) {
+  std::string out;
+  EditInts(type, line, std::span<const IntEdit>(edits.begin(), edits.size()), &out);
+  return out;
+}
+
+// What decoding, setting and re-encoding gives: the splice must match it on
+// lines this library wrote.
+std::string Reencoded(std::string_view line, std::initializer_list<IntEdit> edits) {
+  LineDecoder decoder;
+  Record record;
+  EXPECT_TRUE(decoder.DecodeCopy(line, &record).ok()) << line;
+  for (const IntEdit& e : edits) {
+    if (record.type == RecordType::kMpi) {
+      if (e.name == "t0") record.mpi.set_t0(e.value);
+      if (e.name == "t1") record.mpi.set_t1(e.value);
+      if (e.name == "phase") record.mpi.set_phase(e.value);
+      if (e.name == "seq") record.mpi.set_seq(e.value);
+    } else if (record.type == RecordType::kSample) {
+      if (e.name == "t") record.sample.set_t(e.value);
+      if (e.name == "phase") record.sample.set_phase(e.value);
+    }
+  }
+  std::string out;
+  EncodeRecord(record, &out);
+  return out;
+}
+
+constexpr std::string_view kSend =
+    R"({"type":"mpi","rank":2,"seq":7,"fn":"MPI_Send","t0":100,"t1":250,"site":3,"comm":0,"peer":1,"tag":5,"bytes":64})";
+constexpr std::string_view kWaitall =
+    R"({"type":"mpi","rank":0,"seq":9,"fn":"MPI_Waitall","t0":5,"t1":9,"completed":[1,2],"resolved":[{"req":1,"peer":3,"tag":-1,"bytes":8}],"phase":4,"future":{"a":"}\"x","b":[1,{"c":2}]}})";
+
+TEST(EditInts, ReplacesTimesInPlace) {
+  const auto out = Edit(RecordType::kMpi, kSend, {{"t0", 1000000000123}, {"t1", -5}});
+  EXPECT_EQ(out,
+            R"({"type":"mpi","rank":2,"seq":7,"fn":"MPI_Send","t0":1000000000123,"t1":-5,"site":3,"comm":0,"peer":1,"tag":5,"bytes":64})"
+            "\n");
+  EXPECT_EQ(out, Reencoded(kSend, {{"t0", 1000000000123}, {"t1", -5}}));
+}
+
+TEST(EditInts, InsertsAMissingFieldInSchemaOrder) {
+  const auto out = Edit(RecordType::kMpi, kSend, {{"phase", 12}});
+  EXPECT_EQ(out, std::string(kSend.substr(0, kSend.size() - 1)) + ",\"phase\":12}\n");
+  EXPECT_EQ(out, Reencoded(kSend, {{"phase", 12}}));
+}
+
+TEST(EditInts, KeepsUnknownKeysAfterSchemaFields) {
+  // "phase" is replaced, "future" (with a brace and a quote in a string) kept.
+  EXPECT_EQ(Edit(RecordType::kMpi, kWaitall, {{"phase", 5}, {"t1", 10}}),
+            Reencoded(kWaitall, {{"phase", 5}, {"t1", 10}}));
+  // A missing field goes before the unknown key, as Encode puts extras last.
+  const std::string line = R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Barrier","t0":1,"t1":2,"zz":[3]})";
+  EXPECT_EQ(Edit(RecordType::kMpi, line, {{"phase", 0}}),
+            R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Barrier","t0":1,"t1":2,"phase":0,"zz":[3]})"
+            "\n");
+  EXPECT_EQ(Edit(RecordType::kMpi, line, {{"phase", 0}}), Reencoded(line, {{"phase", 0}}));
+}
+
+TEST(EditInts, SamplesAndSeveralInsertions) {
+  const std::string sample = R"({"type":"sample","rank":1,"t":55,"stack":[4,2]})";
+  EXPECT_EQ(Edit(RecordType::kSample, sample, {{"phase", 3}, {"t", 60}}), Reencoded(sample, {{"phase", 3}, {"t", 60}}));
+  const std::string bare = R"({"type":"mpi","rank":0,"fn":"MPI_Barrier","t0":1,"t1":2})";
+  EXPECT_EQ(Edit(RecordType::kMpi, bare, {{"phase", 1}, {"seq", 4}}),
+            R"({"type":"mpi","rank":0,"seq":4,"fn":"MPI_Barrier","t0":1,"t1":2,"phase":1})"
+            "\n");
+}
+
+TEST(EditInts, ToleratesOtherLayouts) {
+  // Keys out of order and spaces: the present field is replaced where it is
+  // (no duplicate), the missing one lands before the first later field.
+  const std::string line = R"( { "t1" : 2 , "type":"mpi", "phase": null, "rank":0,"fn":"MPI_Barrier","t0":1 } )";
+  EXPECT_EQ(Edit(RecordType::kMpi, line, {{"t1", 7}, {"phase", 2}}),
+            R"( { "t1" : 7 , "type":"mpi", "phase": 2, "rank":0,"fn":"MPI_Barrier","t0":1 } )"
+            "\n");
+  const std::string empty_object = R"({ })";
+  EXPECT_EQ(Edit(RecordType::kMpi, empty_object, {{"t0", 1}, {"t1", 2}}), R"({ "t0":1,"t1":2})" "\n");
+}
+
+}  // namespace
+}  // namespace rp::trace
