@@ -171,16 +171,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
 
   // Header and dictionaries.
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
-  for (size_t i = 0; i < dict.prelude.size(); ++i) {
-    if (dict.prelude[i].type == trace::RecordType::kHeader) {
-      trace::HeaderRecord header = dict.prelude[i].header;
-      header.mutable_producer().push_back(std::string("rp-clocksync ") + kVersion);
-      header.set_clock("global");
-      RP_RETURN_IF_ERROR(writer->Write(header));
-    } else {
-      RP_RETURN_IF_ERROR(writer->WriteRaw(dict.prelude_lines[i]));
-    }
-  }
+  RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-clocksync ") + kVersion, writer.get(),
+                                          [](trace::HeaderRecord& h) { h.set_clock("global"); }));
 
   // 2. Window by window: map, repair, write sorted by the new times.
   clock::RepairOptions repair_options;

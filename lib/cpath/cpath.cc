@@ -726,15 +726,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   const window::Dictionary& dict = windows.dictionary();
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
   if (!options.text) {
-    for (size_t i = 0; i < dict.prelude.size(); ++i) {
-      if (dict.prelude[i].type == trace::RecordType::kHeader) {
-        trace::HeaderRecord header = dict.prelude[i].header;
-        header.mutable_producer().push_back(std::string("rp-cpath ") + kVersion);
-        RP_RETURN_IF_ERROR(writer->Write(header));
-      } else if (options.passthrough) {
-        RP_RETURN_IF_ERROR(writer->WriteRaw(dict.prelude_lines[i]));
-      }
-    }
+    RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-cpath ") + kVersion, writer.get(), nullptr,
+                                            !options.passthrough));
   }
   Analysis analysis(options, dict, writer.get());
   cli::Progress progress("rp-cpath", io.verbosity);

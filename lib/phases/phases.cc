@@ -68,15 +68,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
-  for (size_t i = 0; i < dict.prelude.size(); ++i) {
-    if (dict.prelude[i].type == trace::RecordType::kHeader) {
-      trace::HeaderRecord header = dict.prelude[i].header;
-      header.mutable_producer().push_back(std::string("rp-phases ") + kVersion);
-      RP_RETURN_IF_ERROR(writer->Write(header));
-    } else {
-      RP_RETURN_IF_ERROR(writer->WriteRaw(dict.prelude_lines[i]));
-    }
-  }
+  RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-phases ") + kVersion, writer.get()));
 
   std::unordered_map<std::string, int64_t> clusters;  // signature -> cluster id
   std::vector<int64_t> iterations;                    // by cluster

@@ -161,7 +161,11 @@ class ZstdSink : public ByteSink {
     ZSTD_CCtx_setParameter(stream_, ZSTD_c_checksumFlag, 1);
     // Compressing on a worker overlaps it with the analysis; a libzstd
     // built without threads refuses, and the caller compresses.
-    if (options.zstd_workers > 0) ZSTD_CCtx_setParameter(stream_, ZSTD_c_nbWorkers, options.zstd_workers);
+    // Jobs of 1 MiB (zstd's smallest is 512 KiB) keep its buffers small.
+    if (options.zstd_workers > 0 &&
+        !ZSTD_isError(ZSTD_CCtx_setParameter(stream_, ZSTD_c_nbWorkers, options.zstd_workers))) {
+      ZSTD_CCtx_setParameter(stream_, ZSTD_c_jobSize, 1 << 20);
+    }
   }
   ~ZstdSink() override { ZSTD_freeCCtx(stream_); }
 

@@ -70,6 +70,21 @@ void Window::Clear() {
   for (auto& r : by_rank) r.clear();
 }
 
+Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
+                    const std::function<void(trace::HeaderRecord&)>& amend, bool header_only) {
+  for (size_t i = 0; i < dict.prelude.size(); ++i) {
+    if (dict.prelude[i].type == trace::RecordType::kHeader) {
+      trace::HeaderRecord header = dict.prelude[i].header;
+      header.mutable_producer().push_back(tool);
+      if (amend) amend(header);
+      RP_RETURN_IF_ERROR(out->Write(header));
+    } else if (!header_only) {
+      RP_RETURN_IF_ERROR(out->WriteRaw(dict.prelude_lines[i]));
+    }
+  }
+  return OkStatus();
+}
+
 bool Dictionary::SpansWorld(int64_t comm) const {
   if (comm == 0) return true;  // MPI_COMM_WORLD
   auto it = comm_ranks.find(comm);

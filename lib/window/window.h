@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "lib/base/status.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/record.h"
+#include "lib/trace/writer.h"
 #include "lib/window/event.h"
 
 namespace rp::window {
@@ -156,6 +158,12 @@ class WindowReader {
   int64_t next_boundary_ = 1;  // the synchronization instance that may end the window
   int64_t window_index_ = 0;
 };
+
+// Starts a stage's output: the stream's header with `tool` ("rp-phases 1.0")
+// appended to its producers and `amend` applied, then every other record
+// before the first event as it was read (unless header_only).
+Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
+                    const std::function<void(trace::HeaderRecord&)>& amend = nullptr, bool header_only = false);
 
 // Fills an Event from an mpi record (arrays appended to the window).
 Event ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids,
