@@ -44,17 +44,10 @@ size_t SkipValue(std::string_view s, size_t i) {
   return i;
 }
 
-// Schema index of `key`; lines this library wrote list keys in schema
-// order, so the search starts after the previous key's field (*hint).
-int SchemaIndex(std::span<const FieldSpec> fields, std::string_view key, size_t* hint) {
+int SchemaIndex(std::span<const FieldSpec> fields, std::string_view key) {
   if (key == "type") return kType;
-  const size_t n = fields.size();
-  for (size_t k = 0; k < n; ++k) {
-    const size_t i = (*hint + k) % n;
-    if (fields[i].name.size() == key.size() && fields[i].name == key) {
-      *hint = i + 1;
-      return static_cast<int>(i);
-    }
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].name == key) return static_cast<int>(i);
   }
   return kUnknown;  // a newer producer's key, or one spelled with escapes
 }
@@ -75,24 +68,23 @@ void AppendField(std::string_view name, int64_t value, std::string* out) {
 
 void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out) {
   const std::span<const FieldSpec> fields = SpecOf(type).fields;
-  // The object's top-level members: where each key starts, where its value
-  // lies, and its place in the schema.
+  // The object's top-level members: the key (without quotes) and where its
+  // value lies; schema indices are looked up only when a field is missing.
   struct Member {
-    int index;
-    size_t key, value_begin, value_end;
+    std::string_view key;
+    size_t key_at, value_begin, value_end;
   };
   thread_local std::vector<Member> members;
   members.clear();
-  size_t hint = 0;
   size_t i = line.find('{');
   i = i == std::string_view::npos ? line.size() : i + 1;
   for (;;) {
     while (i < line.size() && (Space(line[i]) || line[i] == ',')) ++i;
     if (i >= line.size() || line[i] != '"') break;  // the closing brace
     Member m;
-    m.key = i;
+    m.key_at = i;
     i = SkipString(line, i);
-    m.index = SchemaIndex(fields, line.substr(m.key + 1, i - m.key - 2), &hint);
+    m.key = line.substr(m.key_at + 1, i - m.key_at - 2);
     while (i < line.size() && (Space(line[i]) || line[i] == ':')) ++i;
     m.value_begin = i;
     i = m.value_end = SkipValue(line, i);
@@ -100,29 +92,32 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
   }
   const size_t close = std::min(i, line.size());
 
-  // Each edit becomes a splice: replace [begin, end) by `text`.
+  // Each edit becomes a splice: replace [begin, end), or insert at begin a
+  // new member (`last`: at the closing brace, after a comma).
   struct Splice {
     size_t begin, end;
     int index;
     const IntEdit* edit;
-    bool insert, last;  // insert: a new member; last: at the closing brace
+    bool insert, last;
   };
   Splice splices[8];
   const size_t n = std::min(edits.size(), std::size(splices));
   assert(edits.size() <= std::size(splices));
   for (size_t k = 0; k < n; ++k) {
-    size_t from = 0;
-    const int index = SchemaIndex(fields, edits[k].name, &from);
+    const IntEdit& edit = edits[k];
+    const int index = SchemaIndex(fields, edit.name);
     assert(index >= 0 && index != kUnknown);
-    Splice s{close, close, index, &edits[k], true, true};
-    for (const Member& m : members) {
-      if (m.index == index) {
-        s = {m.value_begin, m.value_end, index, &edits[k], false, false};
-        break;
-      }
-      if (m.index > index && s.last) s = {m.key, m.key, index, &edits[k], true, false};
+    auto present = std::find_if(members.begin(), members.end(), [&](const Member& m) { return m.key == edit.name; });
+    if (present != members.end()) {
+      splices[k] = {present->value_begin, present->value_end, index, &edit, false, false};
+      continue;
     }
-    splices[k] = s;
+    // Missing: right after the last member that comes before it in the
+    // schema (for lines in schema order, where Encode would put it).
+    size_t after = members.size();
+    while (after > 0 && SchemaIndex(fields, members[after - 1].key) > index) --after;
+    if (after == members.size()) splices[k] = {close, close, index, &edit, true, true};
+    else splices[k] = {members[after].key_at, members[after].key_at, index, &edit, true, false};
   }
   std::sort(splices, splices + n, [](const Splice& a, const Splice& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.index < b.index;

@@ -78,11 +78,15 @@ TEST(EditInts, SamplesAndSeveralInsertions) {
 }
 
 TEST(EditInts, ToleratesOtherLayouts) {
-  // Keys out of order and spaces: the present field is replaced where it is
-  // (no duplicate), the missing one lands before the first later field.
+  // Keys out of order and spaces: a present field is replaced where it is
+  // (no duplicate), a missing one lands after the last earlier field.
   const std::string line = R"( { "t1" : 2 , "type":"mpi", "phase": null, "rank":0,"fn":"MPI_Barrier","t0":1 } )";
   EXPECT_EQ(Edit(RecordType::kMpi, line, {{"t1", 7}, {"phase", 2}}),
             R"( { "t1" : 7 , "type":"mpi", "phase": 2, "rank":0,"fn":"MPI_Barrier","t0":1 } )"
+            "\n");
+  const std::string shuffled = R"({"t0":1,"type":"mpi","rank":0,"fn":"MPI_Barrier","t1":2})";
+  EXPECT_EQ(Edit(RecordType::kMpi, shuffled, {{"seq", 4}}),
+            R"({"t0":1,"type":"mpi","rank":0,"seq":4,"fn":"MPI_Barrier","t1":2})"
             "\n");
   const std::string empty_object = R"({ })";
   EXPECT_EQ(Edit(RecordType::kMpi, empty_object, {{"t0", 1}, {"t1", 2}}), R"({ "t0":1,"t1":2})" "\n");
