@@ -128,6 +128,20 @@ void Validator::Check(const Record& record, const std::string& where) {
       if (p.t1 < p.t0) Problem(where, "phase " + std::to_string(p.id) + " has t1 < t0");
       return;
     }
+    case RecordType::kCpSegment: {
+      const CpSegmentRecord& c = record.cp_segment;
+      if (Rank(c.rank, where, "cp_segment") == nullptr) return;
+      if (c.t1 < c.t0) Problem(where, "cp_segment has t1 < t0 (rank " + std::to_string(c.rank) + ")");
+      if (c.length < 0) Problem(where, "cp_segment has a negative length (rank " + std::to_string(c.rank) + ")");
+      if (c.has_site()) CheckSites({c.site}, where);
+      return;
+    }
+    // rp-cpath's reports: the schema's required fields are all they promise.
+    case RecordType::kCpSummary:
+    case RecordType::kCpProfile:
+    case RecordType::kCpZeroing:
+    case RecordType::kCpTop:
+    case RecordType::kCpImbalance:
     case RecordType::kUnknown:
       return;
   }

@@ -35,7 +35,8 @@ TEST(Validator, ConsistentStreamHasNoProblems) {
                       R"({"type":"mpi","rank":1,"seq":0,"fn":"MPI_Recv","t0":0,"t1":3,"comm":0,"peer":-1})",
                       R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Barrier","t0":2,"t1":4,"comm":0})",
                       R"({"type":"sample","rank":1,"t":5,"stack":[1]})",
-                      R"({"type":"phase","id":0,"t0":0,"t1":4})"}),
+                      R"({"type":"phase","id":0,"t0":0,"t1":4})",
+                      R"({"type":"cp_segment","rank":0,"t0":2,"t1":4,"kind":"mpi","length":2,"site":1})"}),
             std::vector<std::string>{});
 }
 
@@ -47,7 +48,9 @@ TEST(Validator, FindsEachKindOfInconsistency) {
                 R"({"type":"mpi","rank":0,"seq":5,"fn":"MPI_Send","t0":8,"t1":9,"site":2,"comm":3,"peer":7})",
                 R"({"type":"comm","id":0,"size":3,"ranks":[0,1]})",
                 R"({"type":"sample","rank":0,"t":5,"stack":[1,9]})",
-                R"({"type":"phase","id":0,"t0":5,"t1":4})"}),
+                R"({"type":"phase","id":0,"t0":5,"t1":4})",
+                R"({"type":"cp_segment","rank":3,"t0":1,"t1":2,"kind":"mpi","length":1})",
+                R"({"type":"cp_segment","rank":1,"t0":5,"t1":4,"kind":"compute","length":-1,"site":8})"}),
       (std::vector<std::string>{
           "t:4: mpi record has rank 2, outside 0..1 (header.ranks = 2)",
           "t:5: t1 < t0 (rank 0, seq 5)",
@@ -60,6 +63,10 @@ TEST(Validator, FindsEachKindOfInconsistency) {
           "t:7: comm 0 has size 3 but lists 2 ranks",
           "t:8: site 9 is used before its site record",
           "t:9: phase 0 has t1 < t0",
+          "t:10: cp_segment record has rank 3, outside 0..1 (header.ranks = 2)",
+          "t:11: cp_segment has t1 < t0 (rank 1)",
+          "t:11: cp_segment has a negative length (rank 1)",
+          "t:11: site 8 is used before its site record",
       }));
 }
 
