@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
-#include <charconv>
 #include <vector>
+
+#include "lib/trace/json_out.h"
 
 namespace rp::trace {
 namespace {
@@ -52,18 +53,6 @@ int SchemaIndex(std::span<const FieldSpec> fields, std::string_view key) {
   return kUnknown;  // a newer producer's key, or one spelled with escapes
 }
 
-void AppendInt(int64_t value, std::string* out) {
-  char digits[24];
-  out->append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
-}
-
-void AppendField(std::string_view name, int64_t value, std::string* out) {
-  out->push_back('"');
-  out->append(name);
-  out->append("\":");
-  AppendInt(value, out);
-}
-
 }  // namespace
 
 void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out) {
@@ -100,45 +89,47 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
     const IntEdit* edit;
     bool insert, last;
   };
-  Splice splices[8];
-  const size_t n = std::min(edits.size(), std::size(splices));
-  assert(edits.size() <= std::size(splices));
-  for (size_t k = 0; k < n; ++k) {
-    const IntEdit& edit = edits[k];
+  thread_local std::vector<Splice> splices;
+  splices.clear();
+  for (const IntEdit& edit : edits) {
     const int index = SchemaIndex(fields, edit.name);
     assert(index >= 0 && index != kUnknown);
     auto present = std::find_if(members.begin(), members.end(), [&](const Member& m) { return m.key == edit.name; });
     if (present != members.end()) {
-      splices[k] = {present->value_begin, present->value_end, index, &edit, false, false};
+      splices.push_back({present->value_begin, present->value_end, index, &edit, false, false});
       continue;
     }
     // Missing: right after the last member that comes before it in the
     // schema (for lines in schema order, where Encode would put it).
     size_t after = members.size();
     while (after > 0 && SchemaIndex(fields, members[after - 1].key) > index) --after;
-    if (after == members.size()) splices[k] = {close, close, index, &edit, true, true};
-    else splices[k] = {members[after].key_at, members[after].key_at, index, &edit, true, false};
+    if (after == members.size()) splices.push_back({close, close, index, &edit, true, true});
+    else splices.push_back({members[after].key_at, members[after].key_at, index, &edit, true, false});
   }
-  std::sort(splices, splices + n, [](const Splice& a, const Splice& b) {
+  std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.index < b.index;
   });
+  // Integers are written by the encoder's own JsonBuffer, as Encode would.
+  JsonBuffer json(out);
   size_t copied = 0;
   bool any_member = !members.empty();
-  for (size_t k = 0; k < n; ++k) {
-    const Splice& s = splices[k];
-    out->append(line.substr(copied, s.begin - copied));
+  for (const Splice& s : splices) {
+    json.Raw(line.data() + copied, s.begin - copied);
     copied = s.end;
     if (!s.insert) {
-      AppendInt(s.edit->value, out);
+      json.Int(s.edit->value);
       continue;
     }
-    if (s.last && any_member) out->push_back(',');
-    AppendField(s.edit->name, s.edit->value, out);
-    if (!s.last) out->push_back(',');
+    if (s.last && any_member) json.Char(',');
+    json.Char('"');
+    json.Raw(s.edit->name.data(), s.edit->name.size());
+    json.Literal("\":");
+    json.Int(s.edit->value);
+    if (!s.last) json.Char(',');
     any_member = true;
   }
-  out->append(line.substr(copied));
-  out->push_back('\n');
+  json.Raw(line.data() + copied, line.size() - copied);
+  json.Char('\n');
 }
 
 }  // namespace rp::trace

@@ -29,7 +29,7 @@ struct IntEdit {
 };
 
 // Appends `line` with `edits` applied, and a newline, to *out. Edits must
-// name fields of `type` (a programming error otherwise).
+// name fields of `type` (a programming error otherwise); any number of them.
 void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out);
 
 }  // namespace rp::trace

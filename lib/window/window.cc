@@ -297,17 +297,15 @@ void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window
       k.offset = pending_text_.size();
       pending_text_.append(window->text, b.offset, b.length);
       if (b.is_event) {
-        auto move_ids = [&](uint32_t* begin, uint32_t count) {
-          const uint32_t from = *begin;
-          *begin = static_cast<uint32_t>(pending_ids_.size());
-          pending_ids_.insert(pending_ids_.end(), window->ids.begin() + from, window->ids.begin() + from + count);
+        // Its array slices go back to the pending vectors too.
+        auto carry = [](const auto& from, auto& to, uint32_t* begin, uint32_t count) {
+          const auto first = from.begin() + *begin;
+          *begin = static_cast<uint32_t>(to.size());
+          to.insert(to.end(), first, first + count);
         };
-        move_ids(&k.event.completed_begin, b.event.completed_count);
-        move_ids(&k.event.started_begin, b.event.started_count);
-        const uint32_t from = b.event.resolved_begin;
-        k.event.resolved_begin = static_cast<uint32_t>(pending_resolved_.size());
-        pending_resolved_.insert(pending_resolved_.end(), window->resolved.begin() + from,
-                                 window->resolved.begin() + from + b.event.resolved_count);
+        carry(window->ids, pending_ids_, &k.event.completed_begin, b.event.completed_count);
+        carry(window->ids, pending_ids_, &k.event.started_begin, b.event.started_count);
+        carry(window->resolved, pending_resolved_, &k.event.resolved_begin, b.event.resolved_count);
       }
       continue;
     }
