@@ -4,6 +4,9 @@
 #include <climits>
 #include <cmath>
 #include <queue>
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace rp::clock {
 namespace {
@@ -15,43 +18,116 @@ using window::Event;
 // min-latency after the latest start of the sources (and of the parent
 // gate's sources: prefix chains). One message is a gate with one source and
 // one dependent; an all-to-all collective is one gate over all members.
+// Events are kept in flat arrays (a window has one gate per message).
 struct Gate {
-  std::vector<uint32_t> sources;
-  std::vector<uint32_t> dependents;
+  uint32_t sources_at = 0;     // sources: members[sources_at, dependents_at)
+  uint32_t dependents_at = 0;  // dependents: members[dependents_at, end)
+  uint32_t end = 0;
   int32_t parent = -1;
-  std::vector<int32_t> children;
+  int32_t child = -1;  // prefix chains: the next gate, whose parent this is
   // Forward pass state.
   int64_t value = INT64_MIN;
   int32_t waiting = 0;
 };
 
+// Event -> gate lists, compressed: the gates of event e are
+// gate_ids[at[e], at[e + 1]), in increasing gate order.
+struct EventGates {
+  std::vector<uint32_t> at;
+  std::vector<int32_t> gate_ids;
+  std::span<const int32_t> operator[](uint32_t e) const {
+    return {gate_ids.data() + at[e], gate_ids.data() + at[e + 1]};
+  }
+};
+
 struct Gates {
   std::vector<Gate> gates;
+  std::vector<uint32_t> members;
   size_t message_gates = 0;  // gates [0, message_gates) are messages
-  std::vector<std::vector<int32_t>> feeds;   // event -> gates it is a source of
-  std::vector<std::vector<int32_t>> waits;   // event -> gates it depends on
+  EventGates feeds;          // event -> gates it is a source of
+  EventGates waits;          // event -> gates it depends on
+
+  std::span<const uint32_t> sources(int32_t g) const {
+    return {members.data() + gates[g].sources_at, members.data() + gates[g].dependents_at};
+  }
+  std::span<const uint32_t> dependents(int32_t g) const {
+    return {members.data() + gates[g].dependents_at, members.data() + gates[g].end};
+  }
+};
+
+// Appends gates one at a time: Source()s, then Dependent()s, then Finish().
+class GateBuilder {
+ public:
+  explicit GateBuilder(Gates* out) : out_(*out) { Begin(); }
+
+  void Source(uint32_t e) {
+    if (e != kNoEvent) out_.members.push_back(e);
+  }
+  void Dependent(uint32_t e) {
+    if (dependents_at_ < 0) dependents_at_ = static_cast<int64_t>(out_.members.size());
+    if (e != kNoEvent) out_.members.push_back(e);
+  }
+  // The new gate's id, or -1 when it constrains nothing (then dropped).
+  int32_t Finish(int32_t parent) {
+    if (dependents_at_ < 0) dependents_at_ = static_cast<int64_t>(out_.members.size());
+    const auto dependents_at = static_cast<uint32_t>(dependents_at_);
+    const auto end = static_cast<uint32_t>(out_.members.size());
+    if (end == dependents_at || (dependents_at == sources_at_ && parent < 0)) {
+      out_.members.resize(sources_at_);
+      Begin();
+      return -1;
+    }
+    const int32_t id = static_cast<int32_t>(out_.gates.size());
+    Gate& g = out_.gates.emplace_back();
+    g.sources_at = sources_at_;
+    g.dependents_at = dependents_at;
+    g.end = end;
+    g.parent = parent;
+    if (parent >= 0) out_.gates[parent].child = id;
+    Begin();
+    return id;
+  }
+
+  // Builds the event -> gate lists once every gate is in.
+  void Index(size_t events) {
+    Invert(events, [](const Gate& g) { return std::pair(g.sources_at, g.dependents_at); }, &out_.feeds);
+    Invert(events, [](const Gate& g) { return std::pair(g.dependents_at, g.end); }, &out_.waits);
+  }
+
+ private:
+  void Begin() {
+    sources_at_ = static_cast<uint32_t>(out_.members.size());
+    dependents_at_ = -1;
+  }
+  template <typename Range>
+  void Invert(size_t events, Range range, EventGates* index) {
+    index->at.assign(events + 1, 0);
+    for (const Gate& g : out_.gates) {
+      const auto [begin, end] = range(g);
+      for (uint32_t m = begin; m < end; ++m) ++index->at[out_.members[m] + 1];
+    }
+    for (size_t e = 0; e < events; ++e) index->at[e + 1] += index->at[e];
+    index->gate_ids.resize(index->at[events]);
+    std::vector<uint32_t> next(index->at.begin(), index->at.end() - 1);
+    for (size_t id = 0; id < out_.gates.size(); ++id) {
+      const auto [begin, end] = range(out_.gates[id]);
+      for (uint32_t m = begin; m < end; ++m) index->gate_ids[next[out_.members[m]]++] = static_cast<int32_t>(id);
+    }
+  }
+
+  Gates& out_;
+  uint32_t sources_at_ = 0;
+  int64_t dependents_at_ = -1;
 };
 
 Gates BuildGates(const window::Window& w, const match::Matching& matching) {
   Gates out;
-  out.feeds.resize(w.events.size());
-  out.waits.resize(w.events.size());
-  auto add = [&](std::vector<uint32_t> sources, std::vector<uint32_t> dependents, int32_t parent) {
-    dependents.erase(std::remove(dependents.begin(), dependents.end(), kNoEvent), dependents.end());
-    sources.erase(std::remove(sources.begin(), sources.end(), kNoEvent), sources.end());
-    if (dependents.empty() || (sources.empty() && parent < 0)) return static_cast<int32_t>(-1);
-    const int32_t id = static_cast<int32_t>(out.gates.size());
-    Gate g;
-    g.sources = std::move(sources);
-    g.dependents = std::move(dependents);
-    g.parent = parent;
-    for (uint32_t s : g.sources) out.feeds[s].push_back(id);
-    for (uint32_t d : g.dependents) out.waits[d].push_back(id);
-    out.gates.push_back(std::move(g));
-    if (parent >= 0) out.gates[parent].children.push_back(id);
-    return id;
-  };
-  for (const match::Message& m : matching.messages) add({m.send}, {m.recv_done}, -1);
+  GateBuilder add(&out);
+  for (const match::Message& m : matching.messages) {
+    add.Source(m.send);
+    add.Dependent(m.recv_done);
+    add.Finish(-1);
+  }
   out.message_gates = out.gates.size();
   for (const match::Collective& c : matching.collectives) {
     if (c.fn < 0) continue;
@@ -62,35 +138,42 @@ Gates BuildGates(const window::Window& w, const match::Matching& matching) {
     }
     switch (mpi::kFunctions[c.fn].collective) {
       case mpi::Collective::kAll:
-        add(c.entries, c.exits, -1);
+        for (uint32_t e : c.entries) add.Source(e);
+        for (uint32_t e : c.exits) add.Dependent(e);
+        add.Finish(-1);
         break;
       case mpi::Collective::kRootOut:
         if (root < n) {
-          std::vector<uint32_t> exits;
+          add.Source(c.entries[root]);
           for (size_t i = 0; i < n; ++i) {
-            if (i != root) exits.push_back(c.exits[i]);
+            if (i != root) add.Dependent(c.exits[i]);
           }
-          add({c.entries[root]}, exits, -1);
+          add.Finish(-1);
         }
         break;
       case mpi::Collective::kRootIn:
         if (root < n) {
-          std::vector<uint32_t> entries;
           for (size_t i = 0; i < n; ++i) {
-            if (i != root) entries.push_back(c.entries[i]);
+            if (i != root) add.Source(c.entries[i]);
           }
-          add(entries, {c.exits[root]}, -1);
+          add.Dependent(c.exits[root]);
+          add.Finish(-1);
         }
         break;
       case mpi::Collective::kPrefix: {
         int32_t previous = -1;
-        for (size_t i = 1; i < n; ++i) previous = add({c.entries[i - 1]}, {c.exits[i]}, previous);
+        for (size_t i = 1; i < n; ++i) {
+          add.Source(c.entries[i - 1]);
+          add.Dependent(c.exits[i]);
+          previous = add.Finish(previous);
+        }
         break;
       }
       default:
         break;  // neighbourhood collectives: the topology is not in the trace
     }
   }
+  add.Index(w.events.size());
   return out;
 }
 
@@ -98,7 +181,7 @@ Gates BuildGates(const window::Window& w, const match::Matching& matching) {
 int64_t GateValue(const Gates& gates, const window::Window& w, int32_t g) {
   int64_t value = INT64_MIN;
   for (; g >= 0; g = gates.gates[g].parent) {
-    for (uint32_t s : gates.gates[g].sources) value = std::max(value, w.events[s].t0);
+    for (uint32_t s : gates.sources(g)) value = std::max(value, w.events[s].t0);
   }
   return value;
 }
@@ -116,7 +199,7 @@ Violations CountViolations(const window::Window& w, const match::Matching& match
   const Gates gates = BuildGates(w, matching);
   for (size_t g = 0; g < gates.gates.size(); ++g) {
     const int64_t earliest = GateValue(gates, w, static_cast<int32_t>(g)) + min_latency;
-    for (uint32_t d : gates.gates[g].dependents) {
+    for (uint32_t d : gates.dependents(static_cast<int32_t>(g))) {
       const int64_t gap = earliest - w.events[d].t1;
       if (gap <= 0) continue;
       (g < gates.message_gates ? v.messages : v.collectives) += 1;
@@ -136,7 +219,7 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
   std::vector<std::pair<int64_t, int64_t>> before(w.events.size());
   for (size_t i = 0; i < w.events.size(); ++i) before[i] = {w.events[i].t0, w.events[i].t1};
 
-  for (Gate& g : gates.gates) g.waiting = static_cast<int32_t>(g.sources.size()) + (g.parent >= 0 ? 1 : 0);
+  for (Gate& g : gates.gates) g.waiting = static_cast<int32_t>(g.dependents_at - g.sources_at) + (g.parent >= 0 ? 1 : 0);
   std::vector<size_t> position(ranks, 0);
   if (carried->size() < ranks) carried->resize(ranks, 0);
   std::vector<int64_t>& shift = *carried;
@@ -177,12 +260,12 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
     while (!completed_gates.empty()) {
       const int32_t g = completed_gates.back();
       completed_gates.pop_back();
-      for (int32_t child : gates.gates[g].children) {
+      if (const int32_t child = gates.gates[g].child; child >= 0) {
         Gate& c = gates.gates[child];
         c.value = std::max(c.value, gates.gates[g].value);
         if (--c.waiting == 0) completed_gates.push_back(child);
       }
-      for (uint32_t d : gates.gates[g].dependents) offer(w.events[d].rank);
+      for (uint32_t d : gates.dependents(g)) offer(w.events[d].rank);
     }
   };
   auto start = [&](size_t r) {
@@ -242,7 +325,7 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
     // The earliest end each source may not pass: its gates' dependents' ends.
     std::vector<int64_t> gate_limit(gates.gates.size(), INT64_MAX);
     for (size_t g = 0; g < gates.gates.size(); ++g) {
-      for (uint32_t d : gates.gates[g].dependents) gate_limit[g] = std::min(gate_limit[g], w.events[d].t1);
+      for (uint32_t d : gates.dependents(static_cast<int32_t>(g))) gate_limit[g] = std::min(gate_limit[g], w.events[d].t1);
     }
     // A prefix chain's sources also bound the chain's later dependents;
     // children come after their parents.

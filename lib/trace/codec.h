@@ -13,6 +13,7 @@
 #ifndef RP_LIB_TRACE_CODEC_H_
 #define RP_LIB_TRACE_CODEC_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,7 +35,11 @@ inline constexpr size_t kDecodePadding = 64;
 
 class LineDecoder {
  public:
-  LineDecoder();
+  // kCanonicalFirst tries a direct scan of lines in the form Encode writes
+  // and falls back to simdjson for anything else; the result is the same
+  // either way. kValidating always uses simdjson (tests compare the two).
+  enum class Path { kCanonicalFirst, kValidating };
+  explicit LineDecoder(Path path = Path::kCanonicalFirst);
   ~LineDecoder();
 
   // Decodes one line into record->type and the matching struct.
@@ -42,9 +47,13 @@ class LineDecoder {
   // message names the field and record but not the position, which the
   // caller knows ("field \"t1\" missing in mpi record (rank 3, seq 17)").
   Status Decode(std::string_view text, Record* record);
-  // The same for text without the padding (copied first): for stages that
-  // buffer raw lines and change some records before writing them.
+  // The same for text without the padding (copied first when the direct
+  // scan gives up): for stages that buffer raw lines and change some records
+  // before writing them. record->line may point into the decoder's copy.
   Status DecodeCopy(std::string_view text, Record* record);
+
+  // Lines decoded by the direct scan so far.
+  int64_t scanned() const;
 
  private:
   struct Impl;

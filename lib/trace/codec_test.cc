@@ -158,6 +158,12 @@ TEST(Codec, RejectsBadLinesWithFieldAndRecord) {
       {R"({"type":"site","id":1} trailing)", "not valid JSON"},
       {R"({"type":"site","id":1)", "not valid JSON"},
       {R"({"type":"rank","rank":1,"complete":"yes"})", "field \"complete\" must be true or false"},
+      {R"({"type":"mpi","rank":3,"seq":1,"fn":"MPI_Send","t0":1,"t1":2,"t1":3})",
+       "field \"t1\" given twice in mpi record (rank 3, seq 1)"},
+      {R"({"type":"mpi","rank":3,"type":"sample","seq":1,"fn":"MPI_Send","t0":1,"t1":2})",
+       "field \"type\" given twice in mpi record"},
+      {R"({"rank":3,"type":"mpi","seq":1,"type":"mpi","fn":"MPI_Send","t0":1,"t1":2})",
+       "field \"type\" given twice in mpi record"},
   };
   LineDecoder decoder;
   Record record;
@@ -168,6 +174,80 @@ TEST(Codec, RejectsBadLinesWithFieldAndRecord) {
     EXPECT_NE(status.message().find(bad.message), std::string::npos)
         << bad.line << "\n  got: " << status.message();
   }
+}
+
+// Both decoding paths on one line: the same verdict, message and record.
+void ExpectSameDecoding(LineDecoder& fast, LineDecoder& validating, const std::string& line) {
+  Record a, b;
+  const Status sa = DecodeLine(fast, line, &a);
+  const Status sb = DecodeLine(validating, line, &b);
+  ASSERT_EQ(sa.ok(), sb.ok()) << line << "\n  direct scan: " << sa.message()
+                              << "\n  simdjson: " << sb.message();
+  EXPECT_EQ(sa.message(), sb.message()) << line;
+  if (!sa.ok()) return;
+  EXPECT_EQ(a.type, b.type) << line;
+  EXPECT_EQ(a.type_name, b.type_name) << line;
+  std::string ea, eb;
+  a.line = b.line = line;  // unknown types re-encode as their line
+  EncodeRecord(a, &ea);
+  EncodeRecord(b, &eb);
+  EXPECT_EQ(ea, eb) << line;
+}
+
+TEST(Codec, DirectScanTakesCanonicalLinesWithoutRealsOrExtras) {
+  LineDecoder decoder;
+  Record record;
+  int64_t expected = 0;
+  for (size_t i = 0; i < kCanonicalLines.size(); ++i) {
+    const std::string& line = kCanonicalLines[i];
+    ASSERT_TRUE(DecodeLine(decoder, line, &record).ok()) << line;
+    // clock (a real), an mpi record with unknown fields and an unknown type
+    // take the simdjson path.
+    const bool simdjson = i == 7 || i == 9 || i == 10;
+    expected += simdjson ? 0 : 1;
+    EXPECT_EQ(decoder.scanned(), expected) << line;
+  }
+  const std::string extremes =
+      R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":-9223372036854775808,"t1":9223372036854775807})";
+  ASSERT_TRUE(DecodeLine(decoder, extremes, &record).ok());
+  EXPECT_EQ(decoder.scanned(), expected + 1);
+  EXPECT_EQ(record.mpi.t0, INT64_MIN);
+  EXPECT_EQ(record.mpi.t1, INT64_MAX);
+}
+
+// The direct scan must accept only what simdjson accepts, with the same
+// result: every canonical and bad line above, and each of them with one
+// character replaced, deleted or inserted at every position.
+TEST(Codec, DirectScanAndSimdjsonAgreeOnMutatedLines) {
+  LineDecoder fast(LineDecoder::Path::kCanonicalFirst);
+  LineDecoder validating(LineDecoder::Path::kValidating);
+  std::vector<std::string> lines = kCanonicalLines;
+  lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":-9223372036854775808,"t1":1})");
+  lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":00,"t1":-0})");
+  lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":1,"t1":2,"t1":3,"fn":"x"})");
+  lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":1,"t1":2,"peer":null})");
+  lines.push_back(R"({"type":"mpi","type":"mpi","rank":0,"seq":0,"fn":"\u00e9","t0":1,"t1":2})");
+  const std::string replacements = std::string("\"\\ .e-0189,:}]{[x\t\x80", 20) + std::string(1, '\0');
+  int64_t compared = 0;
+  for (const std::string& line : lines) {
+    ExpectSameDecoding(fast, validating, line);
+    for (size_t i = 0; i <= line.size(); ++i) {
+      for (char c : replacements) {
+        std::string inserted = line;
+        inserted.insert(inserted.begin() + i, c);
+        ExpectSameDecoding(fast, validating, inserted);
+        if (i == line.size()) continue;
+        std::string replaced = line;
+        replaced[i] = c;
+        ExpectSameDecoding(fast, validating, replaced);
+        compared += 2;
+      }
+      if (i < line.size()) ExpectSameDecoding(fast, validating, line.substr(0, i) + line.substr(i + 1));
+      if (testing::Test::HasFailure()) return;  // one mismatch says enough
+    }
+  }
+  EXPECT_GT(fast.scanned(), 1000);
+  EXPECT_GT(compared, 50000);
 }
 
 }  // namespace

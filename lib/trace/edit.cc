@@ -65,22 +65,6 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
   };
   thread_local std::vector<Member> members;
   members.clear();
-  size_t i = line.find('{');
-  i = i == std::string_view::npos ? line.size() : i + 1;
-  for (;;) {
-    while (i < line.size() && (Space(line[i]) || line[i] == ',')) ++i;
-    if (i >= line.size() || line[i] != '"') break;  // the closing brace
-    Member m;
-    m.key_at = i;
-    i = SkipString(line, i);
-    m.key = line.substr(m.key_at + 1, i - m.key_at - 2);
-    while (i < line.size() && (Space(line[i]) || line[i] == ':')) ++i;
-    m.value_begin = i;
-    i = m.value_end = SkipValue(line, i);
-    members.push_back(m);
-  }
-  const size_t close = std::min(i, line.size());
-
   // Each edit becomes a splice: replace [begin, end), or insert at begin a
   // new member (`last`: at the closing brace, after a comma).
   struct Splice {
@@ -91,16 +75,39 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
   };
   thread_local std::vector<Splice> splices;
   splices.clear();
-  for (const IntEdit& edit : edits) {
-    const int index = SchemaIndex(fields, edit.name);
-    assert(index >= 0 && index != kUnknown);
-    auto present = std::find_if(members.begin(), members.end(), [&](const Member& m) { return m.key == edit.name; });
-    if (present != members.end()) {
-      splices.push_back({present->value_begin, present->value_end, index, &edit, false, false});
-      continue;
+  // Members are scanned until every edited field has been seen: when all
+  // are present (rp-clocksync's t0/t1), the rest of the line is not read.
+  thread_local std::vector<char> seen;
+  seen.assign(edits.size(), 0);
+  size_t unseen = edits.size();
+  size_t i = line.find('{');
+  i = i == std::string_view::npos ? line.size() : i + 1;
+  while (unseen > 0) {
+    while (i < line.size() && (Space(line[i]) || line[i] == ',')) ++i;
+    if (i >= line.size() || line[i] != '"') break;  // the closing brace
+    Member m;
+    m.key_at = i;
+    i = SkipString(line, i);
+    m.key = line.substr(m.key_at + 1, i - m.key_at - 2);
+    while (i < line.size() && (Space(line[i]) || line[i] == ':')) ++i;
+    m.value_begin = i;
+    i = m.value_end = SkipValue(line, i);
+    members.push_back(m);
+    for (size_t e = 0; e < edits.size(); ++e) {
+      if (seen[e] || m.key != edits[e].name) continue;  // a repeated key: the first counts
+      splices.push_back({m.value_begin, m.value_end, 0, &edits[e], false, false});
+      seen[e] = 1;
+      --unseen;
     }
+  }
+  const size_t close = std::min(i, line.size());
+  for (size_t e = 0; e < edits.size() && unseen > 0; ++e) {
+    if (seen[e]) continue;
+    const IntEdit& edit = edits[e];
     // Missing: right after the last member that comes before it in the
     // schema (for lines in schema order, where Encode would put it).
+    const int index = SchemaIndex(fields, edit.name);
+    assert(index >= 0 && index != kUnknown);
     size_t after = members.size();
     while (after > 0 && SchemaIndex(fields, members[after - 1].key) > index) --after;
     if (after == members.size()) splices.push_back({close, close, index, &edit, true, true});

@@ -7,8 +7,10 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "lib/trace/codec.h"
 #include "lib/trace/reader.h"
 #include "lib/trace/writer.h"
 #include "tests/synth/halo.h"
@@ -135,6 +137,37 @@ void Write(benchmark::State& state, bool zstd) {
   state.counters["file_bytes/record"] = static_cast<double>(FileSize(path)) / total;
 }
 
+// Decodes the slice's lines in memory with one decoder path: the cost of
+// JSON alone, without file, zstd or line splitting.
+void Decode(benchmark::State& state, trace::LineDecoder::Path path) {
+  Corpus& corpus = TheCorpus();
+  std::string text;
+  std::vector<std::pair<size_t, size_t>> lines;
+  for (const trace::MpiRecord& m : corpus.slice) {
+    const size_t at = text.size();
+    trace::Encode(m, &text);
+    lines.emplace_back(at, text.size() - at - 1);
+  }
+  text.append(trace::kDecodePadding, ' ');
+  trace::LineDecoder decoder(path);
+  trace::Record record;
+  int64_t ranks = 0;
+  for (auto _ : state) {
+    for (const auto& [at, length] : lines) {
+      if (!decoder.Decode(std::string_view(text.data() + at, length), &record).ok()) {
+        state.SkipWithError("decode failed");
+      }
+      ranks += record.mpi.rank;
+    }
+  }
+  benchmark::DoNotOptimize(ranks);
+  const double n = static_cast<double>(lines.size());
+  state.counters["records/s"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["bytes/record"] = static_cast<double>(text.size() - trace::kDecodePadding) / n;
+}
+
+BENCHMARK_CAPTURE(Decode, canonical_scan, trace::LineDecoder::Path::kCanonicalFirst)->Unit(benchmark::kMillisecond)->Repetitions(5);
+BENCHMARK_CAPTURE(Decode, simdjson, trace::LineDecoder::Path::kValidating)->Unit(benchmark::kMillisecond)->Repetitions(5);
 BENCHMARK_CAPTURE(Read, plain, false)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(Read, zstd, true)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(Write, plain, false)->Unit(benchmark::kMillisecond)->Iterations(1);
