@@ -81,7 +81,7 @@ void Tool::AddOutput(IoOptions* io) {
   app_.add_option("--level", io->zstd_level, "zstd compression level, 1-19")
       ->type_name("N")
       ->check(CLI::Range(1, 19))
-      ->default_val(3);
+      ->default_val(trace::kDefaultZstdLevel);
   app_.add_flag("-f,--force", io->force, "write zstd output even to a terminal");
 }
 

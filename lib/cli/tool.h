@@ -32,7 +32,7 @@ struct IoOptions {
   std::vector<std::string> inputs;  // empty means stdin
   std::string output = "-";
   bool zstd = false;
-  int zstd_level = 3;
+  int zstd_level = trace::kDefaultZstdLevel;
   bool force = false;
   bool lenient = false;
   int verbosity = 0;  // -1 per -q, +1 per -v

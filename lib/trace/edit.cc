@@ -1,6 +1,7 @@
 #include "lib/trace/edit.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <vector>
 
@@ -13,6 +14,13 @@ constexpr int kUnknown = 1 << 30;  // after every schema field, like Encode's ex
 constexpr int kType = -1;          // "type" comes first
 
 bool Space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// Characters that end a number, true, false or null.
+constexpr std::array<bool, 256> kEndsScalar = [] {
+  std::array<bool, 256> table{};
+  for (char c : {',', '}', ']', ' ', '\t', '\r', '\n'}) table[static_cast<unsigned char>(c)] = true;
+  return table;
+}();
 
 // End of the string whose opening quote is at `i`.
 size_t SkipString(std::string_view s, size_t i) {
@@ -41,7 +49,7 @@ size_t SkipValue(std::string_view s, size_t i) {
     }
     return s.size();
   }
-  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !Space(s[i])) ++i;
+  while (i < s.size() && !kEndsScalar[static_cast<unsigned char>(s[i])]) ++i;
   return i;
 }
 

@@ -1,7 +1,7 @@
 // Changing a few integer fields of a record line without decoding and
 // re-encoding it: for stages that pass records on with new numbers
-// (rp-clocksync's times, rp-phases' phase ids). Decoding a line costs ~10
-// times more than this splice.
+// (rp-clocksync's times, rp-phases' phase ids). Decoding and re-encoding a
+// line costs several times more than this splice.
 //
 // The line must be one valid JSON object (the reader has checked it). A
 // field already there gets its value replaced where it stands; a missing

@@ -3,7 +3,7 @@
 #  1. ns added per MPI call: mpi_calls (empty MPI_Iprobe; 0-byte self
 #     send+recv) plain vs with librpcollect.so (sampling off and on), the
 #     median of interleaved runs;
-#  2. trace bytes per event after the merge, zstd -3 and -19, on a halo run;
+#  2. trace bytes per event after the merge, zstd -1 (rp default), -3 and -19, on a halo run;
 #  3. overhead of tracing the halo application (real compute, 4 ranks),
 #     median wall time of interleaved plain and traced runs.
 # Run from the workspace root after `bazel build //...` (make bench does).
@@ -48,7 +48,7 @@ echo "== trace size (halo, 8 ranks, 2000 iterations)"
 $bin/cmd/rp-record/rp-record -q -o "$work/halo.ndjson" -- "${mpi[@]}" -np 8 $bin/tests/apps/halo -n 2000 -u 200 >/dev/null
 events=$(grep -c '"type":"mpi"' "$work/halo.ndjson")
 raw_bytes=$(stat -c %s "$work/halo.ndjson")
-for level in 3 19; do
+for level in 1 3 19; do
   zstd -q -$level --long=27 -c "$work/halo.ndjson" >"$work/halo.$level.zst"
   size=$(stat -c %s "$work/halo.$level.zst")
   echo "zstd -$level: $(echo "scale=2; $size / $events" | bc) bytes/event ($events events, NDJSON $(echo "scale=1; $raw_bytes / $events" | bc) bytes/event)"

@@ -26,7 +26,7 @@ run() {  # $1 name, rest: command (stdout discarded)
     "$(echo "$records / $wall" | bc -l)" "$(echo "$records / ($user + $sys)" | bc -l)" "$(echo "$kb / 1024" | bc -l)"
 }
 run "floor: zstd -d" zstd -q -d -c "$work/halo.ndjson.zst"
-run "floor: zstd -3 -T1" zstd -q -3 -T1 -c "$work/halo.ndjson"
+run "floor: zstd -1 -T1" zstd -q -1 -T1 -c "$work/halo.ndjson"
 run "rp-cat --count" $bin/cmd/rp-cat/rp-cat --count "$work/halo.ndjson.zst"
 run "rp-cat -z" $bin/cmd/rp-cat/rp-cat -z "$work/halo.ndjson.zst"
 run "rp-clocksync -z" $bin/cmd/rp-clocksync/rp-clocksync -q -z "$work/halo.ndjson.zst"
@@ -35,6 +35,10 @@ run "rp-phases -z" $bin/cmd/rp-phases/rp-phases -z "$work/halo.ndjson.zst"
 run "rp-cpath -j1 -z" $bin/cmd/rp-cpath/rp-cpath -z "$work/halo.ndjson.zst"
 run "rp-cpath -j2 -z" $bin/cmd/rp-cpath/rp-cpath -j 2 -z "$work/halo.ndjson.zst"
 run "rp-cpath --no-zeroing" $bin/cmd/rp-cpath/rp-cpath --no-zeroing -z "$work/halo.ndjson.zst"
+# Plain NDJSON in and out: the stages' own cost, without zstd's.
+run "rp-cat plain in/out" $bin/cmd/rp-cat/rp-cat "$work/halo.ndjson"
+run "rp-clocksync plain" $bin/cmd/rp-clocksync/rp-clocksync -q "$work/halo.ndjson"
+run "rp-phases plain" $bin/cmd/rp-phases/rp-phases "$work/halo.ndjson"
 run "rp-cpath plain in/out" $bin/cmd/rp-cpath/rp-cpath "$work/halo.ndjson"
 rm -f "$work/halo.ndjson"
 # Memory must not grow with the run: the same stages on a trace 10 times shorter.
