@@ -838,10 +838,6 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   AppendText(s, raw::kCmdline, CommandLine());
   AppendMaps(s);
   AppendClock(s, 0);
-  // The call ends, for the application, when the wrapper returns: after
-  // the handshake and the rest of this start-up.
-  (void)init_t1;
-  AppendPlainEvent(s, init_fn, site, init_t0, Now());
   if (g_ticks) {
     // A second pair, after the handshake's milliseconds, so that even a
     // short run cut before its first flush has a tick rate.
@@ -864,6 +860,12 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
       return true;
     });
   }
+  // The call ends, for the application, when the wrapper returns: after
+  // the handshake and the rest of this start-up, the sampler's included
+  // (it can take half a millisecond on a loaded machine). No sample lands
+  // before this record: the wrapper's Call keeps the sampler out.
+  (void)init_t1;
+  AppendPlainEvent(s, init_fn, site, init_t0, Now());
 }
 
 void StopRecording() {
