@@ -61,6 +61,65 @@ int SchemaIndex(std::span<const FieldSpec> fields, std::string_view key) {
   return kUnknown;  // a newer producer's key, or one spelled with escapes
 }
 
+bool Digit(char c) { return c >= '0' && c <= '9'; }
+
+// Where the last member's key starts (its opening quote), found from the
+// end of a line that ends in '}' right after a number, an array of plain
+// integers or a string without escapes; npos for any other ending. In valid
+// JSON a value right before the final brace belongs to the top-level object,
+// and a string without backslashes holds no quote, so the walk back cannot
+// be fooled.
+size_t LastMemberKey(std::string_view line, std::string_view* key) {
+  constexpr size_t npos = std::string_view::npos;
+  size_t i = line.size();
+  if (i < 2 || line[i - 1] != '}') return npos;
+  --i;  // at the brace; the value ends here
+  const char last = line[i - 1];
+  if (Digit(last)) {
+    while (i > 0 && (Digit(line[i - 1]) || line[i - 1] == '-')) --i;
+  } else if (last == ']') {
+    --i;
+    while (i > 0 && (Digit(line[i - 1]) || line[i - 1] == '-' || line[i - 1] == ',')) --i;
+    if (i == 0 || line[i - 1] != '[') return npos;
+    --i;
+  } else if (last == '"') {
+    --i;
+    while (i > 0 && line[i - 1] != '"') {
+      if (line[i - 1] == '\\') return npos;
+      --i;
+    }
+    if (i == 0) return npos;
+    --i;
+  } else {
+    return npos;
+  }
+  // line[i] starts the value: then "key": before it, after '{' or ','.
+  if (i < 2 || line[i - 1] != ':' || line[i - 2] != '"') return npos;
+  i -= 2;
+  const size_t key_end = i;
+  while (i > 0 && line[i - 1] != '"') {
+    if (line[i - 1] == '\\') return npos;
+    --i;
+  }
+  if (i < 2 || (line[i - 2] != ',' && line[i - 2] != '{')) return npos;
+  *key = line.substr(i, key_end - i);
+  return i - 1;
+}
+
+// True when every edit adds a field that comes after the line's last member
+// in the schema and whose name occurs nowhere in the line (rp-phases' phase
+// on an mpi record): then all go before the closing brace and the line need
+// not be scanned from the start.
+bool AllAppend(std::span<const FieldSpec> fields, std::string_view line, std::span<const IntEdit> edits) {
+  std::string_view last_key;
+  if (LastMemberKey(line, &last_key) == std::string_view::npos) return false;
+  const int last = SchemaIndex(fields, last_key);
+  for (const IntEdit& edit : edits) {
+    if (SchemaIndex(fields, edit.name) <= last || line.find(edit.name) != std::string_view::npos) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out) {
@@ -83,11 +142,17 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
   };
   thread_local std::vector<Splice> splices;
   splices.clear();
-  // Members are scanned until every edited field has been seen: when all
-  // are present (rp-clocksync's t0/t1), the rest of the line is not read.
+  const bool all_append = AllAppend(fields, line, edits);
+  if (all_append) {
+    for (const IntEdit& edit : edits) {
+      splices.push_back({line.size() - 1, line.size() - 1, SchemaIndex(fields, edit.name), &edit, true, true});
+    }
+  }
+  // Otherwise members are scanned until every edited field has been seen:
+  // when all are present (rp-clocksync's t0/t1), the rest is not read.
   thread_local std::vector<char> seen;
   seen.assign(edits.size(), 0);
-  size_t unseen = edits.size();
+  size_t unseen = all_append ? 0 : edits.size();
   size_t i = line.find('{');
   i = i == std::string_view::npos ? line.size() : i + 1;
   while (unseen > 0) {
@@ -127,7 +192,7 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
   // Integers are written by the encoder's own JsonBuffer, as Encode would.
   JsonBuffer json(out);
   size_t copied = 0;
-  bool any_member = !members.empty();
+  bool any_member = all_append || !members.empty();
   for (const Splice& s : splices) {
     json.Raw(line.data() + copied, s.begin - copied);
     copied = s.end;

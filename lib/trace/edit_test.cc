@@ -92,5 +92,39 @@ TEST(EditInts, ToleratesOtherLayouts) {
   EXPECT_EQ(Edit(RecordType::kMpi, empty_object, {{"t0", 1}, {"t1", 2}}), R"({ "t0":1,"t1":2})" "\n");
 }
 
+// A field appended after the last member is found from the end of the line
+// when the last value is plain; every other ending takes the forward scan.
+// Both must give what re-encoding gives.
+TEST(EditInts, AppendsAfterAnyLastValue) {
+  const std::string lines[] = {
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Isend","t0":1,"t1":2,"peer":3,"tag":-1,"bytes":8,"req":3})",
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Isend","t0":1,"t1":2,"peer":3,"tag":-1})",
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Waitall","t0":1,"t1":2,"completed":[0,1,2,3]})",
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Waitall","t0":1,"t1":2,"completed":[]})",
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Allreduce","t0":1,"t1":2,"op":"MPI_SUM"})",
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Allreduce","t0":1,"t1":2,"op":"a\"b,\"phase\":1"})",
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Wait","t0":1,"t1":2,"resolved":[{"req":1,"peer":3,"tag":-1,"bytes":8}]})",
+      R"({"type":"mpi"})",
+      R"({"type":"sample","rank":1,"t":55,"stack":[4,2],"weight":-7})",
+  };
+  for (const std::string& line : lines) {
+    const RecordType type = line.find("sample") != std::string::npos ? RecordType::kSample : RecordType::kMpi;
+    if (line == R"({"type":"mpi"})") {
+      EXPECT_EQ(Edit(type, line, {{"phase", 4}}), R"({"type":"mpi","phase":4})" "\n");
+      continue;
+    }
+    EXPECT_EQ(Edit(type, line, {{"phase", 4}}), Reencoded(line, {{"phase", 4}})) << line;
+    const std::string_view time = type == RecordType::kSample ? "t" : "t0";
+    EXPECT_EQ(Edit(type, line, {{"phase", 4}, {time, 9}}), Reencoded(line, {{"phase", 4}, {time, 9}})) << line;
+  }
+  // Present out of schema order, or last after an unknown key: never a second copy.
+  EXPECT_EQ(Edit(RecordType::kMpi, R"({"type":"mpi","phase":1,"rank":0,"req":3})", {{"phase", 4}}),
+            R"({"type":"mpi","phase":4,"rank":0,"req":3})" "\n");
+  EXPECT_EQ(Edit(RecordType::kMpi, R"({"type":"mpi","rank":0,"zz":3})", {{"phase", 4}}),
+            R"({"type":"mpi","rank":0,"phase":4,"zz":3})" "\n");
+  EXPECT_EQ(Edit(RecordType::kMpi, R"({"type":"mpi","rank":0,"req":3} )", {{"phase", 4}}),
+            R"({"type":"mpi","rank":0,"req":3,"phase":4} )" "\n");
+}
+
 }  // namespace
 }  // namespace rp::trace
