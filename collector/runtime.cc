@@ -847,7 +847,6 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   }
   InstallSignalHandlers();
   std::atexit(OnExit);
-  g_recording = true;
   if (s.options.sample_hz > 0) {
     // The sampler runs in a signal handler on the main thread, only while it
     // is outside MPI (so not inside this file's buffer code); with several
@@ -866,6 +865,7 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   // before this record: the wrapper's Call keeps the sampler out.
   (void)init_t1;
   AppendPlainEvent(s, init_fn, site, init_t0, Now());
+  g_recording = true;  // only now may other calls record: MPI_Init is seq 0
 }
 
 void StopRecording() {

@@ -280,8 +280,8 @@ RP_INLINE int FindField(std::span<const std::string_view> names, std::string_vie
 }
 
 // The same for simdjson's raw key (text up to the closing quote). Schema
-// names need no escaping, so a key with an escape is unknown and takes the
-// slow path.
+// names need no escaping: a key with an escape is reported unknown here and
+// looked up again once unescaped.
 int FindRawKey(std::span<const std::string_view> names, const char* key, int hint) {
   size_t len = 0;
   while (key[len] != '"') {
@@ -318,28 +318,36 @@ Status DecodeFields(ondemand::object_iterator it, ondemand::object_iterator end,
                     R* record) {
   const std::span<const std::string_view> names = FieldNames(record);
   int hint = 0;
+  uint64_t given = 0;  // fields met so far, null ones included
   for (; it != end; ++it) {
     auto field_result = *it;
     if (auto e = field_result.error()) return JsonError(e);
     ondemand::field& field = field_result.value_unsafe();
-    const int index = FindRawKey(names, field.key().raw(), hint);
+    int index = FindRawKey(names, field.key().raw(), hint);
+    std::string_view name;  // unescaped, for keys not found as written
+    if (index == kUnknownField) {
+      if (auto e = field.unescaped_key().get(name)) return JsonError(e);
+      index = FindField(names, name, hint);  // "t\u0030" is "t0"
+    }
     if (index == kTypeField) {
       if (types_ahead-- > 0) continue;  // known already; skipped unread
       return InputError("field \"type\" given twice");
     }
-    if (index >= 0 && ((record->present >> index) & 1)) {
+    if (index >= 0 && ((given >> index) & 1)) {
       return InputError("field " + Quote(names[index]) + " given twice");
     }
     ondemand::value& value = field.value();
     if (index == kUnknownField) {
-      std::string_view name;
-      if (auto e = field.unescaped_key().get(name)) return JsonError(e);
       std::string owned_name(name);  // the parser reuses the key's buffer
+      for (const auto& [key, raw] : record->extra) {
+        if (key == owned_name) return InputError("field " + Quote(owned_name) + " given twice");
+      }
       std::string_view raw;
       if (auto e = RawValue(value, &raw)) return JsonError(e);
       record->extra.emplace_back(std::move(owned_name), std::string(raw));
       continue;
     }
+    given |= uint64_t{1} << index;
     if (auto e = DecodeField(record, index, value)) {
       bool is_null = false;
       if (value.is_null().get(is_null) == simdjson::SUCCESS && is_null) {

@@ -79,6 +79,14 @@ TEST(Codec, AcceptsKeysInAnyOrderAndWritesSchemaOrder) {
   EXPECT_EQ(out, R"({"type":"mpi","rank":2,"seq":4,"fn":"MPI_Barrier","t0":10,"t1":20})" "\n");
 }
 
+TEST(Codec, EscapedKeysNameTheirFields) {
+  LineDecoder decoder;
+  Record record;
+  ASSERT_TRUE(DecodeLine(decoder, R"({"type":"mpi","rank":3,"seq":1,"fn":"MPI_Send","t\u0030":7,"t1":9})", &record).ok());
+  EXPECT_EQ(record.mpi.t0, 7);
+  EXPECT_TRUE(record.mpi.extra.empty());
+}
+
 TEST(Codec, NullMeansAbsent) {
   LineDecoder decoder;
   Record record;
@@ -164,6 +172,14 @@ TEST(Codec, RejectsBadLinesWithFieldAndRecord) {
        "field \"type\" given twice in mpi record"},
       {R"({"rank":3,"type":"mpi","seq":1,"type":"mpi","fn":"MPI_Send","t0":1,"t1":2})",
        "field \"type\" given twice in mpi record"},
+      {R"({"type":"mpi","rank":3,"seq":1,"fn":"MPI_Send","t0":null,"t0":5,"t1":9})",
+       "field \"t0\" given twice in mpi record (rank 3, seq 1)"},
+      {R"({"type":"mpi","rank":3,"seq":1,"fn":"MPI_Send","t0":1,"t1":9,"t\u0030":2})",
+       "field \"t0\" given twice in mpi record (rank 3, seq 1)"},
+      {R"({"type":"mpi","typ\u0065":"mpi","rank":3,"seq":1,"fn":"MPI_Send","t0":1,"t1":9})",
+       "field \"type\" given twice in mpi record"},
+      {R"({"type":"mpi","rank":3,"seq":1,"fn":"MPI_Send","t0":1,"t1":9,"x":1,"x":[2]})",
+       "field \"x\" given twice in mpi record (rank 3, seq 1)"},
   };
   LineDecoder decoder;
   Record record;
