@@ -2,8 +2,8 @@
 
 #include <simdjson.h>
 
-#include <cctype>
 #include <bit>
+#include <cctype>
 #include <cstring>
 #include <string>
 
@@ -260,13 +260,13 @@ RP_INLINE bool SameBytes(const char* a, const char* b, size_t n) {
   return true;
 }
 
-// Index of the field named `key` among the record's fields, kTypeField for
-// "type", or kUnknownField. Lines written by this library have keys in
-// schema order, so the fields after the previous one are tried first.
 RP_INLINE bool SameName(std::string_view name, std::string_view key) {
   return name.size() == key.size() && SameBytes(name.data(), key.data(), key.size());
 }
 
+// Index of the field named `key` among the record's fields, kTypeField for
+// "type", or kUnknownField. Lines written by this library have keys in
+// schema order, so the fields after the previous one are tried first.
 RP_INLINE int FindField(std::span<const std::string_view> names, std::string_view key, int hint) {
   // Optional fields are often absent: search on from the hint, then wrap.
   const int n = static_cast<int>(names.size());
@@ -324,10 +324,12 @@ Status DecodeFields(ondemand::object_iterator it, ondemand::object_iterator end,
     if (auto e = field_result.error()) return JsonError(e);
     ondemand::field& field = field_result.value_unsafe();
     int index = FindRawKey(names, field.key().raw(), hint);
-    std::string_view name;  // unescaped, for keys not found as written
+    std::string unescaped;  // for keys not found as written (owned: the parser reuses its buffer)
     if (index == kUnknownField) {
+      std::string_view name;
       if (auto e = field.unescaped_key().get(name)) return JsonError(e);
-      index = FindField(names, name, hint);  // "t\u0030" is "t0"
+      unescaped.assign(name);
+      index = FindField(names, unescaped, hint);  // "t\u0030" is "t0"
     }
     if (index == kTypeField) {
       if (types_ahead-- > 0) continue;  // known already; skipped unread
@@ -338,13 +340,12 @@ Status DecodeFields(ondemand::object_iterator it, ondemand::object_iterator end,
     }
     ondemand::value& value = field.value();
     if (index == kUnknownField) {
-      std::string owned_name(name);  // the parser reuses the key's buffer
       for (const auto& [key, raw] : record->extra) {
-        if (key == owned_name) return InputError("field " + Quote(owned_name) + " given twice");
+        if (key == unescaped) return InputError("field " + Quote(unescaped) + " given twice");
       }
       std::string_view raw;
       if (auto e = RawValue(value, &raw)) return JsonError(e);
-      record->extra.emplace_back(std::move(owned_name), std::string(raw));
+      record->extra.emplace_back(std::move(unescaped), std::string(raw));
       continue;
     }
     given |= uint64_t{1} << index;
