@@ -141,7 +141,7 @@ class WindowSource {
 
   Expected<std::unique_ptr<Prepared>> Next() {
     if (jobs_ == 1) {
-      auto p = std::make_unique<Prepared>();
+      auto p = Take();
       RP_ASSIGN_OR_RETURN(bool more, reader_.Next(&p->window));
       if (!more) return std::unique_ptr<Prepared>();
       p->Build(reader_.dictionary());
@@ -159,7 +159,22 @@ class WindowSource {
     return p;
   }
 
+  // A window done with, whose buffers the next one reuses: a window's text
+  // and arrays grow to their size once, not on every window.
+  void Recycle(std::unique_ptr<Prepared> p) {
+    if (!p) return;
+    std::lock_guard lock(mu_);
+    if (spare_.size() < Limit()) spare_.push_back(std::move(p));
+  }
+
  private:
+  std::unique_ptr<Prepared> Take() {
+    std::lock_guard lock(mu_);
+    if (spare_.empty()) return std::make_unique<Prepared>();
+    auto p = std::move(spare_.back());
+    spare_.pop_back();
+    return p;
+  }
   void Begin() {
     threads_.emplace_back([this] { ReadAll(); });
     for (int i = 0; i < jobs_; ++i) threads_.emplace_back([this] { BuildAll(); });
@@ -178,7 +193,7 @@ class WindowSource {
 
   void ReadAll() {
     for (;;) {
-      auto p = std::make_unique<Prepared>();
+      auto p = Take();
       auto more = reader_.Next(&p->window);
       std::unique_lock lock(mu_);
       if (!more.ok() || !*more) {
@@ -215,6 +230,7 @@ class WindowSource {
   std::condition_variable changed_;
   std::deque<std::pair<uint64_t, std::unique_ptr<Prepared>>> todo_;
   std::map<uint64_t, std::unique_ptr<Prepared>> done_;
+  std::vector<std::unique_ptr<Prepared>> spare_;
   uint64_t read_ = 0, next_out_ = 0;
   bool eof_ = false, stop_ = false;
   Status status_;
@@ -235,7 +251,9 @@ class Analysis {
     hosts_ = hosts.size();
   }
 
-  Status AddWindow(std::unique_ptr<Prepared> p) {
+  // Takes *p when it must keep the window (--algo replay).
+  Status AddWindow(std::unique_ptr<Prepared>* window) {
+    std::unique_ptr<Prepared>& p = *window;
     const window::Window& w = p->window;
     const graph::Graph& g = p->graph;
     problems_.graph.Add(g.problems());
@@ -737,7 +755,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       RP_ASSIGN_OR_RETURN(std::unique_ptr<Prepared> p, source.Next());
       if (!p) break;
       progress.Update(windows.records_read(), input.raw_bytes());
-      RP_RETURN_IF_ERROR(analysis.AddWindow(std::move(p)));
+      RP_RETURN_IF_ERROR(analysis.AddWindow(&p));
+      source.Recycle(std::move(p));
     }
   }
   progress.Done();

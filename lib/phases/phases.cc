@@ -121,7 +121,11 @@ Status Run(const cli::IoOptions& io, const Options& options) {
           RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
           continue;
         }
-        const trace::IntEdit phase_id[] = {{"phase", id}};
+        // A canonical line without a phase has no "phase" key to look for.
+        const int phase_field = r.type == trace::RecordType::kMpi ? int{trace::MpiRecord::k_phase}
+                                                                  : int{trace::SampleRecord::k_phase};
+        const bool absent = r.canonical && ((r.present >> phase_field) & 1) == 0;
+        const trace::IntEdit phase_id[] = {{"phase", id, absent}};
         RP_RETURN_IF_ERROR(writer->WriteEdited(r.type, w.line(r), phase_id));
       }
     }

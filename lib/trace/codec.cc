@@ -554,6 +554,7 @@ bool ScanCanonical(std::string_view text, Record* record) {
   }
   record->type_name.assign(type_name);
   record->line = text;
+  record->canonical = true;
   return true;
 }
 
@@ -589,6 +590,7 @@ Status LineDecoder::Decode(std::string_view text, Record* record) {
 
 Status LineDecoder::Impl::Parse(std::string_view text, Record* record) {
   record->line = text;
+  record->canonical = false;
   ondemand::document doc;
   if (auto e = parser.iterate(text.data(), text.size(), text.size() + kDecodePadding)
                    .get(doc)) {

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <charconv>
+#include <cstring>
 #include <vector>
 
-#include "lib/trace/json_out.h"
 
 namespace rp::trace {
 namespace {
@@ -53,12 +54,20 @@ size_t SkipValue(std::string_view s, size_t i) {
   return i;
 }
 
-int SchemaIndex(std::span<const FieldSpec> fields, std::string_view key) {
-  if (key == "type") return kType;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (fields[i].name == key) return static_cast<int>(i);
+// Inline byte compares: these names are short and libc's memcmp call
+// costs more than the compare (EditInts runs once per record).
+[[gnu::always_inline]] inline bool SameName(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
   }
-  return kUnknown;  // a newer producer's key, or one spelled with escapes
+  return true;
+}
+
+int SchemaIndex(RecordType type, std::string_view key) {
+  if (SameName(key, "type")) return kType;
+  const int index = FieldIndex(type, key);
+  return index < 0 ? kUnknown : index;  // a newer producer's key, or one spelled with escapes
 }
 
 bool Digit(char c) { return c >= '0' && c <= '9'; }
@@ -110,12 +119,15 @@ size_t LastMemberKey(std::string_view line, std::string_view* key) {
 // in the schema and whose name occurs nowhere in the line (rp-phases' phase
 // on an mpi record): then all go before the closing brace and the line need
 // not be scanned from the start.
-bool AllAppend(std::span<const FieldSpec> fields, std::string_view line, std::span<const IntEdit> edits) {
+bool AllAppend(RecordType type, std::string_view line, std::span<const IntEdit> edits) {
   std::string_view last_key;
   if (LastMemberKey(line, &last_key) == std::string_view::npos) return false;
-  const int last = SchemaIndex(fields, last_key);
+  const int last = SchemaIndex(type, last_key);
   for (const IntEdit& edit : edits) {
-    if (SchemaIndex(fields, edit.name) <= last || line.find(edit.name) != std::string_view::npos) return false;
+    if (SchemaIndex(type, edit.name) <= last ||
+        (!edit.absent && memmem(line.data(), line.size(), edit.name.data(), edit.name.size()) != nullptr)) {
+      return false;
+    }
   }
   return true;
 }
@@ -123,7 +135,6 @@ bool AllAppend(std::span<const FieldSpec> fields, std::string_view line, std::sp
 }  // namespace
 
 void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out) {
-  const std::span<const FieldSpec> fields = SpecOf(type).fields;
   // The object's top-level members: the key (without quotes) and where its
   // value lies; schema indices are looked up only when a field is missing.
   struct Member {
@@ -140,12 +151,21 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
     const IntEdit* edit;
     bool insert, last;
   };
+  // One per edit; a sorted insertion is cheaper than a sort for so few.
   thread_local std::vector<Splice> splices;
   splices.clear();
-  const bool all_append = AllAppend(fields, line, edits);
+  auto add = [](const Splice& s) {
+    splices.push_back(s);
+    for (size_t j = splices.size() - 1; j > 0; --j) {
+      const Splice& a = splices[j - 1];
+      if (a.begin < s.begin || (a.begin == s.begin && a.index <= s.index)) break;
+      std::swap(splices[j - 1], splices[j]);
+    }
+  };
+  const bool all_append = AllAppend(type, line, edits);
   if (all_append) {
     for (const IntEdit& edit : edits) {
-      splices.push_back({line.size() - 1, line.size() - 1, SchemaIndex(fields, edit.name), &edit, true, true});
+      add({line.size() - 1, line.size() - 1, SchemaIndex(type, edit.name), &edit, true, true});
     }
   }
   // Otherwise members are scanned until every edited field has been seen:
@@ -167,8 +187,8 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
     i = m.value_end = SkipValue(line, i);
     members.push_back(m);
     for (size_t e = 0; e < edits.size(); ++e) {
-      if (seen[e] || m.key != edits[e].name) continue;  // a repeated key: the first counts
-      splices.push_back({m.value_begin, m.value_end, 0, &edits[e], false, false});
+      if (seen[e] || !SameName(m.key, edits[e].name)) continue;  // a repeated key: the first counts
+      add({m.value_begin, m.value_end, 0, &edits[e], false, false});
       seen[e] = 1;
       --unseen;
     }
@@ -179,37 +199,46 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
     const IntEdit& edit = edits[e];
     // Missing: right after the last member that comes before it in the
     // schema (for lines in schema order, where Encode would put it).
-    const int index = SchemaIndex(fields, edit.name);
+    const int index = SchemaIndex(type, edit.name);
     assert(index >= 0 && index != kUnknown);
     size_t after = members.size();
-    while (after > 0 && SchemaIndex(fields, members[after - 1].key) > index) --after;
-    if (after == members.size()) splices.push_back({close, close, index, &edit, true, true});
-    else splices.push_back({members[after].key_at, members[after].key_at, index, &edit, true, false});
+    while (after > 0 && SchemaIndex(type, members[after - 1].key) > index) --after;
+    if (after == members.size()) add({close, close, index, &edit, true, true});
+    else add({members[after].key_at, members[after].key_at, index, &edit, true, false});
   }
-  std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) {
-    return a.begin != b.begin ? a.begin < b.begin : a.index < b.index;
-  });
-  // Integers are written by the encoder's own JsonBuffer, as Encode would.
-  JsonBuffer json(out);
+  // Written straight into *out, sized for the longest result; integers as
+  // Encode writes them (std::to_chars).
+  size_t most = line.size() + 1;
+  for (const IntEdit& edit : edits) most += edit.name.size() + 4 + 20;
+  const size_t start = out->size();
+  out->resize(start + most);
+  char* o = out->data() + start;
+  auto raw = [&o](const char* data, size_t n) {
+    std::memcpy(o, data, n);
+    o += n;
+  };
+  auto integer = [&o](int64_t value) { o = std::to_chars(o, o + 20, value).ptr; };
   size_t copied = 0;
   bool any_member = all_append || !members.empty();
   for (const Splice& s : splices) {
-    json.Raw(line.data() + copied, s.begin - copied);
+    raw(line.data() + copied, s.begin - copied);
     copied = s.end;
     if (!s.insert) {
-      json.Int(s.edit->value);
+      integer(s.edit->value);
       continue;
     }
-    if (s.last && any_member) json.Char(',');
-    json.Char('"');
-    json.Raw(s.edit->name.data(), s.edit->name.size());
-    json.Literal("\":");
-    json.Int(s.edit->value);
-    if (!s.last) json.Char(',');
+    if (s.last && any_member) *o++ = ',';
+    *o++ = '"';
+    raw(s.edit->name.data(), s.edit->name.size());
+    *o++ = '"';
+    *o++ = ':';
+    integer(s.edit->value);
+    if (!s.last) *o++ = ',';
     any_member = true;
   }
-  json.Raw(line.data() + copied, line.size() - copied);
-  json.Char('\n');
+  raw(line.data() + copied, line.size() - copied);
+  *o++ = '\n';
+  out->resize(o - out->data());
 }
 
 }  // namespace rp::trace

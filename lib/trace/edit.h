@@ -26,6 +26,9 @@ namespace rp::trace {
 struct IntEdit {
   std::string_view name;  // a field of the record type's schema
   int64_t value;
+  // The caller knows the line has no member of this name: it decoded the
+  // line and it was canonical (trace::Record::canonical) without the field.
+  bool absent = false;
 };
 
 // Appends `line` with `edits` applied, and a newline, to *out. Edits must

@@ -24,6 +24,9 @@ struct Record {
   RecordType type = RecordType::kUnknown;
   std::string_view line;   // raw text without the newline; valid until the next read
   std::string type_name;   // the "type" value as written (useful for unknown types)
+  // The line is in the form Encode writes (no whitespace, known keys only,
+  // none twice, no null, no escapes): a field the record lacks is not in it.
+  bool canonical = false;
 
 #define RP_RECORD_MEMBER(Camel, lower, doc) Camel##Record lower;
   RP_RECORD_TYPES(RP_RECORD_MEMBER)

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "lib/base/name_table.h"
+
 namespace rp::trace {
 namespace {
 
@@ -29,6 +31,26 @@ std::string EscapeMarkdownCell(std::string_view text) {
   return out;
 }
 
+const std::array<NameTable, kKnownRecordTypes>& FieldTables() {
+  static const auto* tables = [] {
+    auto* t = new std::array<NameTable, kKnownRecordTypes>();
+    for (size_t type = 0; type < kKnownRecordTypes; ++type) {
+      for (size_t i = 0; i < kRecords[type].fields.size(); ++i) (*t)[type].Add(kRecords[type].fields[i].name, static_cast<int>(i));
+    }
+    return t;
+  }();
+  return *tables;
+}
+
+const NameTable& TypeTable() {
+  static const auto* table = [] {
+    auto* t = new NameTable();
+    for (size_t type = 0; type < kKnownRecordTypes; ++type) t->Add(kRecords[type].name, static_cast<int>(type));
+    return t;
+  }();
+  return *table;
+}
+
 }  // namespace
 
 std::span<const RecordSpec> Schema() { return kRecords; }
@@ -38,10 +60,13 @@ const RecordSpec& SpecOf(RecordType type) {
 }
 
 RecordType RecordTypeFromName(std::string_view name) {
-  for (const RecordSpec& spec : kRecords) {
-    if (spec.name == name) return spec.type;
-  }
-  return RecordType::kUnknown;
+  const int type = TypeTable().Find(name);
+  return type < 0 ? RecordType::kUnknown : static_cast<RecordType>(type);
+}
+
+int FieldIndex(RecordType type, std::string_view name) {
+  if (type == RecordType::kUnknown) return -1;
+  return FieldTables()[static_cast<int>(type)].Find(name);
 }
 
 std::string_view RecordTypeName(RecordType type) {

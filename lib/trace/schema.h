@@ -381,6 +381,9 @@ const RecordSpec& SpecOf(RecordType type);
 // RecordType::kUnknown when the name is not a known type.
 RecordType RecordTypeFromName(std::string_view name);
 std::string_view RecordTypeName(RecordType type);
+// Index of the field `name` in SpecOf(type).fields, or -1 (unknown, or
+// "type"): a hashed lookup, for code that runs once per record.
+int FieldIndex(RecordType type, std::string_view name);
 std::string_view FieldKindName(FieldKind kind);
 
 // The schema as a Markdown section (README's "Record schema"), one table

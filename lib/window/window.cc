@@ -4,6 +4,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "lib/base/name_table.h"
+
 namespace rp::window {
 namespace {
 
@@ -13,12 +15,11 @@ using mpi::Category;
 
 int32_t FunctionIndex(std::string_view name) {
   static const auto* index = [] {
-    auto* map = new std::unordered_map<std::string_view, int32_t>();
-    for (size_t i = 0; i < std::size(mpi::kFunctions); ++i) map->emplace(mpi::kFunctions[i].name, static_cast<int32_t>(i));
-    return map;
+    auto* table = new NameTable();
+    for (size_t i = 0; i < std::size(mpi::kFunctions); ++i) table->Add(mpi::kFunctions[i].name, static_cast<int>(i));
+    return table;
   }();
-  auto it = index->find(name);
-  return it == index->end() ? -1 : it->second;
+  return index->Find(name);
 }
 
 Event ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids,
@@ -247,6 +248,7 @@ bool WindowReader::Clean(int64_t k) const {
 void WindowReader::BufferRecord() {
   Pending& b = pending_.emplace_back();
   b.type = record_.type;
+  b.canonical = record_.canonical;
   b.offset = pending_text_.size();
   b.length = static_cast<uint32_t>(record_.line.size());
   pending_text_.append(record_.line);
@@ -259,6 +261,7 @@ void WindowReader::BufferRecord() {
     b.is_event = true;
     b.rank = b.event.rank;
     b.time = m.t0;
+    b.present = m.present;
     RankState& rank = Rank(m.rank);
     const bool held_fewest = Delivering(rank) && rank.syncs == fewest_;
     b.level = rank.syncs;
@@ -274,6 +277,7 @@ void WindowReader::BufferRecord() {
   } else if (record_.type == trace::RecordType::kSample) {
     b.rank = static_cast<int32_t>(record_.sample.rank);
     b.time = record_.sample.t;
+    b.present = record_.sample.present;
     b.level = Rank(b.rank).syncs;
   } else if (record_.type == trace::RecordType::kComm) {
     dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
@@ -318,6 +322,8 @@ void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window
     r.time = b.time;
     r.level = b.level;
     r.global_sync = b.global_sync;
+    r.canonical = b.canonical;
+    r.present = b.present;
     if (b.is_event) {
       Event e = b.event;
       e.record = static_cast<uint32_t>(window->records.size());

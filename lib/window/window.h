@@ -48,6 +48,8 @@ struct WindowRecord {
   int64_t level;       // global synchronizations its rank had completed before
                        // it: its phase (rp-phases); the window's for others
   bool global_sync;    // an mpi record of a global synchronization
+  bool canonical;      // the line is in Encode's form (trace::Record::canonical)
+  uint64_t present;    // mpi and sample records: the fields it has (bit k_<name>)
 };
 
 struct Window {
@@ -126,6 +128,8 @@ class WindowReader {
     int32_t rank;     // -1 for records of no rank
     trace::RecordType type;
     bool global_sync = false;
+    bool canonical = false;
+    uint64_t present = 0;
     bool is_event = false;
     Event event;  // array offsets into pending_ids_ and pending_resolved_
   };
