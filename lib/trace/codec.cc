@@ -404,6 +404,32 @@ RP_INLINE uint64_t EightDigitsValue(uint64_t word) {
   return static_cast<uint32_t>(word);
 }
 
+// A key as the scan meets it after its opening quote: `name":`. Its first
+// eight bytes are compared as one word: most keys are decided by one
+// compare, and a line in schema order needs one or two per key.
+struct KeyToken {
+  uint64_t head = 0;  // the first up to 8 bytes of `name":`, little-endian
+  uint64_t mask = 0;  // the bytes of head that count
+  std::string_view name;
+};
+constexpr KeyToken MakeKeyToken(std::string_view name) {
+  KeyToken token;
+  token.name = name;
+  for (size_t i = 0; i < 8 && i < name.size() + 2; ++i) {
+    const char c = i < name.size() ? name[i] : i == name.size() ? '"' : ':';
+    token.head |= uint64_t{static_cast<unsigned char>(c)} << (8 * i);
+    token.mask |= uint64_t{0xff} << (8 * i);
+  }
+  return token;
+}
+#define RP_KEY_TOKEN(kind, name, presence, doc) MakeKeyToken(#name),
+#define RP_DEFINE_KEY_TOKENS(Camel, lower, doc)                                  \
+  constexpr KeyToken k##Camel##KeyTokens[] = {RP_FIELDS_##lower(RP_KEY_TOKEN)}; \
+  std::span<const KeyToken> KeyTokens(const Camel##Record*) { return k##Camel##KeyTokens; }
+RP_RECORD_TYPES(RP_DEFINE_KEY_TOKENS)
+#undef RP_DEFINE_KEY_TOKENS
+#undef RP_KEY_TOKEN
+
 class CanonicalScan {
  public:
   CanonicalScan(const char* p, const char* end) : p_(p), end_(end) {}
@@ -422,16 +448,29 @@ class CanonicalScan {
     p_ += literal.size();
     return true;
   }
-  // A key and its colon: "name":
-  RP_INLINE bool Key(std::string_view* key) {
-    if (!Eat('"')) return false;
-    const char* start = p_;
-    while (p_ != end_ && *p_ != '"') {
-      if (*p_ == '\\') return false;
-      ++p_;
+  // A key and its colon, "name":, as the index of its token, tried from
+  // `hint` on and then from the start; -1 (nothing eaten) for any other key.
+  // Names hold no quote, so `name":` here means the key is exactly name.
+  RP_INLINE int Key(std::span<const KeyToken> tokens, int hint) {
+    if (!Eat('"')) return -1;
+    const int n = static_cast<int>(tokens.size());
+    if (end_ - p_ >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p_, 8);
+      for (int i = hint; i < n; ++i) {
+        if (WordKey(word, tokens[i])) return i;
+      }
+      for (int i = 0; i < hint && i < n; ++i) {
+        if (WordKey(word, tokens[i])) return i;
+      }
+      return -1;
     }
-    *key = std::string_view(start, p_ - start);
-    return Eat('"') && Eat(':');
+    const char* key = p_;
+    for (int i = 0; i < n; ++i) {  // near the line's end: byte by byte
+      if (Eat(tokens[i].name) && Eat('"') && Eat(':')) return i;
+      p_ = key;
+    }
+    return -1;
   }
 
   RP_INLINE bool Value(int64_t* out) {
@@ -502,6 +541,21 @@ class CanonicalScan {
   }
 
  private:
+  // The key at p_ (8 bytes readable) is the token's: eats it.
+  RP_INLINE bool WordKey(uint64_t word, const KeyToken& token) {
+    if ((word & token.mask) != token.head) return false;
+    const size_t size = token.name.size() + 2;
+    if (size > 8) {  // the rest of a long name, then `":`
+      if (static_cast<size_t>(end_ - p_) < size) return false;
+      for (size_t i = 8; i < token.name.size(); ++i) {
+        if (p_[i] != token.name[i]) return false;
+      }
+      if (p_[size - 2] != '"' || p_[size - 1] != ':') return false;
+    }
+    p_ += size;
+    return true;
+  }
+
   const char* p_;
   const char* end_;
 };
@@ -525,12 +579,11 @@ RP_RECORD_TYPES(RP_DEFINE_SCAN_FIELD)
 template <typename R>
 RP_INLINE bool ScanFields(CanonicalScan& scan, R* record) {
   record->Clear();
-  const std::span<const std::string_view> names = FieldNames(record);
+  const std::span<const KeyToken> tokens = KeyTokens(record);
   int hint = 0;
   while (!scan.Eat('}')) {
-    std::string_view key;
-    if (!scan.Eat(',') || !scan.Key(&key)) return false;
-    const int index = FindField(names, key, hint);
+    if (!scan.Eat(',')) return false;
+    const int index = scan.Key(tokens, hint);
     if (index < 0 || ((record->present >> index) & 1) || !ScanField(record, index, scan)) return false;
     hint = index + 1;
   }
@@ -541,7 +594,8 @@ bool ScanCanonical(std::string_view text, Record* record) {
   CanonicalScan scan(text.data(), text.data() + text.size());
   std::string_view type_name;
   if (!scan.Eat("{\"type\":") || !scan.Value(&type_name)) return false;
-  record->type = RecordTypeFromName(type_name);
+  // Most lines of a trace are mpi records.
+  record->type = SameName(type_name, "mpi") ? RecordType::kMpi : RecordTypeFromName(type_name);
   switch (record->type) {
 #define RP_SCAN_TYPE_CASE(Camel, lower, doc)             \
   case RecordType::k##Camel:                             \

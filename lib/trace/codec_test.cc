@@ -243,6 +243,11 @@ TEST(Codec, DirectScanAndSimdjsonAgreeOnMutatedLines) {
   lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":1,"t1":2,"t1":3,"fn":"x"})");
   lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":1,"t1":2,"peer":null})");
   lines.push_back(R"({"type":"mpi","type":"mpi","rank":0,"seq":0,"fn":"\u00e9","t0":1,"t1":2})");
+  // Keys of 7, 8 and 9 bytes (compared past the first word), keys in the
+  // last 8 bytes of a line (compared byte by byte) and out of order.
+  lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Comm_split","t0":1,"t1":2,"newcomm":5})");
+  lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Waitall","t0":1,"t1":2,"completed":[1,2]})");
+  lines.push_back(R"({"type":"mpi","t1":2,"rank":0,"seq":0,"fn":"f","t0":1,"t":3})");
   const std::string replacements = std::string("\"\\ .e-0189,:}]{[x\t\x80", 20) + std::string(1, '\0');
   int64_t compared = 0;
   for (const std::string& line : lines) {
