@@ -23,6 +23,17 @@ constexpr std::array<bool, 256> kEndsScalar = [] {
   return table;
 }();
 
+// Eight ASCII digits in a little-endian word (SWAR, as lib/trace/codec).
+constexpr uint64_t kOnes = 0x0101010101010101ull;
+inline bool EightDigits(uint64_t word) {
+  return (((word + 0x4646464646464646ull) | (word - 0x3030303030303030ull)) & (kOnes * 0x80)) == 0;
+}
+inline uint64_t Word(const char* p) {
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  return word;
+}
+
 // End of the string whose opening quote is at `i`.
 size_t SkipString(std::string_view s, size_t i) {
   for (++i; i < s.size(); ++i) {
@@ -50,6 +61,7 @@ size_t SkipValue(std::string_view s, size_t i) {
     }
     return s.size();
   }
+  while (i + 8 <= s.size() && EightDigits(Word(s.data() + i))) i += 8;  // long integers, times
   while (i < s.size() && !kEndsScalar[static_cast<unsigned char>(s[i])]) ++i;
   return i;
 }
@@ -115,34 +127,52 @@ size_t LastMemberKey(std::string_view line, std::string_view* key) {
   return i - 1;
 }
 
-// True when every edit adds a field that comes after the line's last member
-// in the schema and whose name occurs nowhere in the line (rp-phases' phase
-// on an mpi record): then all go before the closing brace and the line need
-// not be scanned from the start.
+// True when every edit adds a field the caller knows is absent (rp-phases'
+// phase on a canonical line) and that comes after the line's last member in
+// the schema: then all go before the closing brace and the line need not be
+// scanned from the start.
 bool AllAppend(RecordType type, std::string_view line, std::span<const IntEdit> edits) {
+  for (const IntEdit& edit : edits) {
+    if (!edit.absent) return false;
+  }
   std::string_view last_key;
   if (LastMemberKey(line, &last_key) == std::string_view::npos) return false;
   const int last = SchemaIndex(type, last_key);
   for (const IntEdit& edit : edits) {
-    if (SchemaIndex(type, edit.name) <= last ||
-        (!edit.absent && memmem(line.data(), line.size(), edit.name.data(), edit.name.size()) != nullptr)) {
-      return false;
-    }
+    if (SchemaIndex(type, edit.name) <= last) return false;
   }
+  return true;
+}
+
+
+// One top-level member of an object: its key (without quotes) and where
+// its key and value lie.
+struct Member {
+  std::string_view key;
+  size_t key_at, value_begin, value_end;
+};
+
+// Reads the member at or after *i (past commas and spaces) into *m; false
+// at the closing brace (or the line's end), where *i is left.
+// Inlined: its results then stay in registers (through memory, the caller's
+// 16-byte reload of two 8-byte stores stalled store forwarding).
+[[gnu::always_inline]] inline bool NextMember(std::string_view line, size_t* i, Member* m) {
+  size_t at = *i;
+  while (at < line.size() && (Space(line[at]) || line[at] == ',')) ++at;
+  *i = at;
+  if (at >= line.size() || line[at] != '"') return false;
+  m->key_at = at;
+  at = SkipString(line, at);
+  m->key = line.substr(m->key_at + 1, at - m->key_at - 2);
+  while (at < line.size() && (Space(line[at]) || line[at] == ':')) ++at;
+  m->value_begin = at;
+  *i = m->value_end = SkipValue(line, at);
   return true;
 }
 
 }  // namespace
 
 void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out) {
-  // The object's top-level members: the key (without quotes) and where its
-  // value lies; schema indices are looked up only when a field is missing.
-  struct Member {
-    std::string_view key;
-    size_t key_at, value_begin, value_end;
-  };
-  thread_local std::vector<Member> members;
-  members.clear();
   // Each edit becomes a splice: replace [begin, end), or insert at begin a
   // new member (`last`: at the closing brace, after a comma).
   struct Splice {
@@ -151,60 +181,75 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
     const IntEdit* edit;
     bool insert, last;
   };
-  // One per edit; a sorted insertion is cheaper than a sort for so few.
-  thread_local std::vector<Splice> splices;
-  splices.clear();
-  auto add = [](const Splice& s) {
-    splices.push_back(s);
-    for (size_t j = splices.size() - 1; j > 0; --j) {
-      const Splice& a = splices[j - 1];
-      if (a.begin < s.begin || (a.begin == s.begin && a.index <= s.index)) break;
-      std::swap(splices[j - 1], splices[j]);
+  // A record has at most 64 fields (schema.h), so at most 64 edits mean
+  // something; they are kept on the stack, and found ones in a bit mask.
+  assert(edits.size() <= 64);
+  const size_t n = std::min<size_t>(edits.size(), 64);
+  Splice splices[64];
+  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  uint64_t placed = 0;
+  if (AllAppend(type, line, edits)) {
+    for (size_t e = 0; e < n; ++e) {
+      splices[e] = {line.size() - 1, line.size() - 1, SchemaIndex(type, edits[e].name), &edits[e], true, true};
     }
-  };
-  const bool all_append = AllAppend(type, line, edits);
-  if (all_append) {
-    for (const IntEdit& edit : edits) {
-      add({line.size() - 1, line.size() - 1, SchemaIndex(type, edit.name), &edit, true, true});
-    }
+    placed = all;
   }
-  // Otherwise members are scanned until every edited field has been seen:
+  // Otherwise members are read until every edited field has been seen:
   // when all are present (rp-clocksync's t0/t1), the rest is not read.
-  thread_local std::vector<char> seen;
-  seen.assign(edits.size(), 0);
-  size_t unseen = all_append ? 0 : edits.size();
-  size_t i = line.find('{');
-  i = i == std::string_view::npos ? line.size() : i + 1;
-  while (unseen > 0) {
-    while (i < line.size() && (Space(line[i]) || line[i] == ',')) ++i;
-    if (i >= line.size() || line[i] != '"') break;  // the closing brace
-    Member m;
-    m.key_at = i;
-    i = SkipString(line, i);
-    m.key = line.substr(m.key_at + 1, i - m.key_at - 2);
-    while (i < line.size() && (Space(line[i]) || line[i] == ':')) ++i;
-    m.value_begin = i;
-    i = m.value_end = SkipValue(line, i);
-    members.push_back(m);
-    for (size_t e = 0; e < edits.size(); ++e) {
-      if (seen[e] || !SameName(m.key, edits[e].name)) continue;  // a repeated key: the first counts
-      add({m.value_begin, m.value_end, 0, &edits[e], false, false});
-      seen[e] = 1;
-      --unseen;
+  const size_t open = line.find('{');
+  const size_t first = open == std::string_view::npos ? line.size() : open + 1;
+  size_t i = first;
+  Member m;
+  bool any_member = placed == all;  // appends follow a member
+  while (placed != all && NextMember(line, &i, &m)) {
+    any_member = true;
+    for (size_t e = 0; e < n; ++e) {
+      // A repeated key: the first counts.
+      if (((placed >> e) & 1) || !SameName(m.key, edits[e].name)) continue;
+      splices[e] = {m.value_begin, m.value_end, 0, &edits[e], false, false};
+      placed |= uint64_t{1} << e;
     }
   }
-  const size_t close = std::min(i, line.size());
-  for (size_t e = 0; e < edits.size() && unseen > 0; ++e) {
-    if (seen[e]) continue;
-    const IntEdit& edit = edits[e];
-    // Missing: right after the last member that comes before it in the
-    // schema (for lines in schema order, where Encode would put it).
-    const int index = SchemaIndex(type, edit.name);
-    assert(index >= 0 && index != kUnknown);
-    size_t after = members.size();
-    while (after > 0 && SchemaIndex(type, members[after - 1].key) > index) --after;
-    if (after == members.size()) add({close, close, index, &edit, true, true});
-    else add({members[after].key_at, members[after].key_at, index, &edit, true, false});
+  if (placed != all) {
+    // Missing fields go right after the last member that comes before them
+    // in the schema (for lines in schema order, where Encode would put
+    // them), so before the member after that one, or at the brace: a
+    // second pass finds it.
+    const size_t close = std::min(i, line.size());
+    const uint64_t missing = all & ~placed;
+    uint64_t waiting = missing;  // will go before the next member, if one comes
+    for (size_t e = 0; e < n; ++e) {
+      if (((missing >> e) & 1) == 0) continue;
+      const int index = SchemaIndex(type, edits[e].name);
+      assert(index >= 0 && index != kUnknown);
+      splices[e] = {close, close, index, &edits[e], true, true};
+    }
+    i = first;
+    while (NextMember(line, &i, &m)) {
+      const int member_index = SchemaIndex(type, m.key);
+      for (size_t e = 0; e < n; ++e) {
+        if (((missing >> e) & 1) == 0) continue;
+        Splice& s = splices[e];
+        if (member_index <= s.index) {  // after this member
+          s.begin = s.end = close;
+          s.last = true;
+          waiting |= uint64_t{1} << e;
+        } else if ((waiting >> e) & 1) {  // before this one, unless one it follows comes later
+          s.begin = s.end = m.key_at;
+          s.last = false;
+          waiting &= ~(uint64_t{1} << e);
+        }
+      }
+    }
+  }
+  // In line order (few: an insertion sort).
+  for (size_t j = 1; j < n; ++j) {
+    for (size_t k = j; k > 0; --k) {
+      const Splice& a = splices[k - 1];
+      const Splice& b = splices[k];
+      if (a.begin < b.begin || (a.begin == b.begin && a.index <= b.index)) break;
+      std::swap(splices[k - 1], splices[k]);
+    }
   }
   // Written straight into *out, sized for the longest result; integers as
   // Encode writes them (std::to_chars).
@@ -219,8 +264,7 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
   };
   auto integer = [&o](int64_t value) { o = std::to_chars(o, o + 20, value).ptr; };
   size_t copied = 0;
-  bool any_member = all_append || !members.empty();
-  for (const Splice& s : splices) {
+  for (const Splice& s : std::span<const Splice>(splices, n)) {
     raw(line.data() + copied, s.begin - copied);
     copied = s.end;
     if (!s.insert) {

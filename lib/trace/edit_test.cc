@@ -92,9 +92,10 @@ TEST(EditInts, ToleratesOtherLayouts) {
   EXPECT_EQ(Edit(RecordType::kMpi, empty_object, {{"t0", 1}, {"t1", 2}}), R"({ "t0":1,"t1":2})" "\n");
 }
 
-// A field appended after the last member is found from the end of the line
-// when the last value is plain; every other ending takes the forward scan.
-// Both must give what re-encoding gives.
+// A field the caller marks absent is appended after the last member, found
+// from the end of the line when the last value is plain; every other ending,
+// and an edit not so marked, takes the forward scan. All must give what
+// re-encoding gives.
 TEST(EditInts, AppendsAfterAnyLastValue) {
   const std::string lines[] = {
       R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Isend","t0":1,"t1":2,"peer":3,"tag":-1,"bytes":8,"req":3})",
@@ -111,10 +112,13 @@ TEST(EditInts, AppendsAfterAnyLastValue) {
     const RecordType type = line.find("sample") != std::string::npos ? RecordType::kSample : RecordType::kMpi;
     if (line == R"({"type":"mpi"})") {
       EXPECT_EQ(Edit(type, line, {{"phase", 4}}), R"({"type":"mpi","phase":4})" "\n");
+      EXPECT_EQ(Edit(type, line, {{"phase", 4, true}}), R"({"type":"mpi","phase":4})" "\n");
       continue;
     }
     EXPECT_EQ(Edit(type, line, {{"phase", 4}}), Reencoded(line, {{"phase", 4}})) << line;
+    EXPECT_EQ(Edit(type, line, {{"phase", 4, true}}), Reencoded(line, {{"phase", 4}})) << line;
     const std::string_view time = type == RecordType::kSample ? "t" : "t0";
+    EXPECT_EQ(Edit(type, line, {{"phase", 4, true}, {time, 9}}), Reencoded(line, {{"phase", 4}, {time, 9}})) << line;
     EXPECT_EQ(Edit(type, line, {{"phase", 4}, {time, 9}}), Reencoded(line, {{"phase", 4}, {time, 9}})) << line;
   }
   // Present out of schema order, or last after an unknown key: never a second copy.

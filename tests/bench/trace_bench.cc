@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/trace/codec.h"
+#include "lib/trace/edit.h"
 #include "lib/trace/reader.h"
 #include "lib/trace/writer.h"
 #include "tests/synth/halo.h"
@@ -166,6 +167,43 @@ void Decode(benchmark::State& state, trace::LineDecoder::Path path) {
   state.counters["bytes/record"] = static_cast<double>(text.size() - trace::kDecodePadding) / n;
 }
 
+// Rewrites the slice's lines in memory as the stages do (lib/trace/edit.h):
+// rp-clocksync's new t0 and t1, rp-phases' appended phase id (marked
+// absent, as rp-phases does for canonical lines).
+enum class EditKind { kTimes, kPhase };
+void Edit(benchmark::State& state, EditKind kind) {
+  Corpus& corpus = TheCorpus();
+  std::vector<std::string> lines;
+  for (const trace::MpiRecord& m : corpus.slice) {
+    lines.emplace_back();
+    trace::Encode(m, &lines.back());
+    lines.back().pop_back();  // the newline
+  }
+  std::string out;
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    out.clear();
+    int64_t i = 0;
+    for (const std::string& line : lines) {
+      ++i;
+      if (kind == EditKind::kTimes) {
+        const trace::IntEdit times[] = {{"t0", 1000000000000 + i}, {"t1", 1000000000100 + i}};
+        trace::EditInts(trace::RecordType::kMpi, line, times, &out);
+      } else {
+        const trace::IntEdit phase[] = {{"phase", i >> 10, true}};
+        trace::EditInts(trace::RecordType::kMpi, line, phase, &out);
+      }
+      if (out.size() > (1 << 20)) bytes += out.size(), out.clear();
+    }
+    bytes += out.size();
+  }
+  benchmark::DoNotOptimize(bytes);
+  const double n = static_cast<double>(lines.size());
+  state.counters["records/s"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK_CAPTURE(Edit, times, EditKind::kTimes)->Unit(benchmark::kMillisecond)->Repetitions(5);
+BENCHMARK_CAPTURE(Edit, phase, EditKind::kPhase)->Unit(benchmark::kMillisecond)->Repetitions(5);
 BENCHMARK_CAPTURE(Decode, canonical_scan, trace::LineDecoder::Path::kCanonicalFirst)->Unit(benchmark::kMillisecond)->Repetitions(5);
 BENCHMARK_CAPTURE(Decode, simdjson, trace::LineDecoder::Path::kValidating)->Unit(benchmark::kMillisecond)->Repetitions(5);
 BENCHMARK_CAPTURE(Read, plain, false)->Unit(benchmark::kMillisecond)->Iterations(1);
