@@ -11,6 +11,7 @@ namespace {
 using mpi::Category;
 using window::Event;
 using window::kNone;
+using window::kNoId;
 
 constexpr size_t kExamples = 5;
 
@@ -120,7 +121,7 @@ class Matcher {
         case Category::kIrecv:
         case Category::kSendInit:
         case Category::kRecvInit: {
-          if (e.req == kNone) break;
+          if (e.req == kNoId) break;
           const bool send = f->category == Category::kIsend || f->category == Category::kSendInit;
           const bool persistent = f->category == Category::kSendInit || f->category == Category::kRecvInit;
           Request& r = requests[e.req];
@@ -134,22 +135,22 @@ class Matcher {
             auto it = requests.find(id);
             if (it != requests.end()) Start(index, rank, it->second);
           };
-          if (e.req != kNone) start(e.req);
+          if (e.req != kNoId) start(e.req);
           for (uint32_t i = 0; i < e.started_count; ++i) start(w_.ids[e.started_begin + i]);
           break;
         }
         case Category::kProbe:
           // A matched probe dequeues its message: the receive is posted here.
-          if (e.msg != kNone && real_peer) {
+          if (e.msg != kNoId && real_peer) {
             messages[e.msg] = AddReceive(index, e.comm, e.peer, rank, e.tag, false);
           }
           break;
         case Category::kMrecv: {
-          auto it = e.msg == kNone ? messages.end() : messages.find(e.msg);
+          auto it = e.msg == kNoId ? messages.end() : messages.find(e.msg);
           const int64_t op = it == messages.end() ? -1 : it->second;
           if (it != messages.end()) messages.erase(it);
           if (op < 0) break;
-          if (f->nonblocking && e.req != kNone) {
+          if (f->nonblocking && e.req != kNoId) {
             requests[e.req] = Request{false, false, true, false, e.comm, e.peer, e.tag, 0, op};
           } else {
             receives_[op].done = index;
@@ -163,7 +164,7 @@ class Matcher {
           coll_entry_.push_back(index);
           coll_exit_.push_back(f->nonblocking ? kNoEvent : index);
           coll_calls_[{e.comm, k}].push_back(slot);
-          if (f->nonblocking && e.req != kNone) {
+          if (f->nonblocking && e.req != kNoId) {
             Request& r = requests[e.req];
             r = Request{false, false, false, true, e.comm, kNone, kNone, 0, slot};
           }

@@ -41,6 +41,23 @@ TEST(Match, BlockingAndNonblockingInOrderPerKey) {
   EXPECT_EQ(m.unmatched_sends + m.unmatched_receives + m.unresolved_receives, 0);
 }
 
+// Request handles are any int64 a producer chose: ids beyond 32 bits (which
+// once were cut to their low bits, so 2^40 completed request 0) match too.
+TEST(Match, RequestIdsBeyond32Bits) {
+  const auto t = ReadOneWindow(
+      TestHeader(2) + TestMpi(0, 0, "MPI_Isend", 1, 2, R"(,"peer":1,"tag":5,"bytes":8,"req":1099511627776)") +
+      TestMpi(0, 1, "MPI_Wait", 3, 4, R"(,"completed":[1099511627776])") +
+      TestMpi(1, 0, "MPI_Irecv", 1, 2, R"(,"peer":0,"tag":5,"bytes":8,"req":0)") +
+      TestMpi(1, 1, "MPI_Irecv", 3, 4, R"(,"peer":0,"tag":6,"bytes":8,"req":1099511627776)") +
+      TestMpi(1, 2, "MPI_Wait", 5, 6, R"(,"completed":[1099511627776])") +
+      TestMpi(1, 3, "MPI_Wait", 7, 8, R"(,"completed":[0])"));
+  const Matching m = Match(t.window, t.dict);
+  // The tag-5 message completes at rank 1's second Wait (request 0), not at
+  // the first (request 2^40, the tag-6 receive that has no sender).
+  EXPECT_EQ(Pairs(t, m), (std::vector<std::string>{"0:0>0:1 1:0>1:3"}));
+  EXPECT_EQ(m.unmatched_receives, 1);
+}
+
 TEST(Match, WildcardReceivesResolveFromTheirStatus) {
   // Rank 2 posts two ANY_SOURCE/ANY_TAG receives; statuses say 1 (tag 3)
   // then 0 (tag 4).

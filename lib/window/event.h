@@ -15,6 +15,7 @@
 namespace rp::window {
 
 inline constexpr int32_t kNone = INT32_MIN;  // field absent
+inline constexpr int64_t kNoId = INT64_MIN;  // req or msg absent
 
 struct Event {
   int64_t t0 = 0, t1 = 0;
@@ -27,8 +28,8 @@ struct Event {
   int32_t peer = kNone, tag = kNone;
   int32_t rpeer = kNone, rtag = kNone;
   int32_t root = kNone;
-  int32_t req = kNone;
-  int32_t msg = kNone;
+  int64_t req = kNoId;  // request and message handles are any int64 a producer chose
+  int64_t msg = kNoId;
   int32_t phase = kNone;
   uint32_t completed_begin = 0, completed_count = 0;  // Window::ids
   uint32_t resolved_begin = 0, resolved_count = 0;    // Window::resolved

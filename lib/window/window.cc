@@ -38,8 +38,8 @@ Event ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids,
   e.rpeer = get(m.has_rpeer(), m.rpeer);
   e.rtag = get(m.has_rtag(), m.rtag);
   e.root = get(m.has_root(), m.root);
-  e.req = get(m.has_req(), m.req);
-  e.msg = get(m.has_msg(), m.msg);
+  e.req = m.has_req() ? m.req : kNoId;
+  e.msg = m.has_msg() ? m.msg : kNoId;
   e.phase = get(m.has_phase(), m.phase);
   e.bytes = m.has_bytes() ? m.bytes : 0;
   e.rbytes = m.has_rbytes() ? m.rbytes : 0;
@@ -142,16 +142,16 @@ void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState&
   const mpi::Function* f = e.function();
   if (f == nullptr) return;
   auto start = [&](int64_t id) {
-    Request& r = rank.requests[id];
+    Request& r = rank.requests.Get(id);
     if (!r.active) ++rank.active;
     r.active = true;
     if (r.sends) ++rank.sent;
   };
   auto create = [&](bool persistent, bool sends, bool receives) {
-    if (e.req == kNone) return;
-    Request& r = rank.requests[e.req];
+    if (e.req == kNoId) return;
+    Request& r = rank.requests.Get(e.req);
     if (r.active) --rank.active;  // a reused id: the old request is gone
-    r = Request{false, persistent, sends, receives};
+    r = Request{true, false, persistent, sends, receives};
     if (!persistent) start(e.req);
   };
   const bool peer_real = e.peer != -2;
@@ -181,17 +181,16 @@ void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState&
       create(true, false, peer_real);
       break;
     case Category::kStart:
-      if (e.req != kNone) start(e.req);
+      if (e.req != kNoId) start(e.req);
       break;
     case Category::kStartall:
       for (int64_t id : m.reqs) start(id);
       break;
     case Category::kRequestFree:
-      if (e.req != kNone) {
-        auto it = rank.requests.find(e.req);
-        if (it != rank.requests.end()) {
-          if (it->second.active) --rank.active;
-          rank.requests.erase(it);
+      if (e.req != kNoId) {
+        if (Request* r = rank.requests.Find(e.req)) {
+          if (r->active) --rank.active;
+          rank.requests.Erase(e.req);
         }
       }
       break;
@@ -200,12 +199,12 @@ void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState&
       break;
   }
   for (int64_t id : m.completed) {
-    auto it = rank.requests.find(id);
-    if (it == rank.requests.end() || !it->second.active) continue;
-    it->second.active = false;
+    Request* r = rank.requests.Find(id);
+    if (r == nullptr || !r->active) continue;
+    r->active = false;
     --rank.active;
-    if (it->second.receives) ++rank.received;
-    if (!it->second.persistent) rank.requests.erase(it);
+    if (r->receives) ++rank.received;
+    if (!r->persistent) rank.requests.Erase(id);
   }
 }
 

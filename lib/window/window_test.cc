@@ -83,6 +83,32 @@ TEST(Window, ActiveRequestOrMessageInFlightKeepsTheWindowOpen) {
   EXPECT_EQ(w[1].size(), 1u);
 }
 
+// Request ids of other producers may be large or negative (the table keeps
+// small ones in a vector, others in a map): the same cuts for every id.
+TEST(Window, RequestIdsOfAnySizeAreTracked) {
+  for (const std::string id : {"0", "4095", "4096", "1099511627776", "-7"}) {
+    const std::string text =
+        Header(2) + Mpi(1, 0, "MPI_Irecv", 1, 2, R"(,"peer":0,"tag":1,"bytes":8,"req":)" + id) +
+        Mpi(0, 0, "MPI_Barrier", 3, 6) + Mpi(1, 1, "MPI_Barrier", 4, 6) +
+        Mpi(0, 1, "MPI_Send", 7, 8, R"(,"peer":1,"tag":1,"bytes":8)") +
+        Mpi(1, 2, "MPI_Wait", 7, 9, R"(,"completed":[)" + id + "]") +
+        Mpi(1, 3, "MPI_Recv_init", 10, 11, R"(,"peer":0,"tag":2,"bytes":8,"req":)" + id) +
+        Mpi(0, 2, "MPI_Barrier", 12, 14) + Mpi(1, 4, "MPI_Barrier", 12, 14) +
+        Mpi(1, 5, "MPI_Start", 15, 16, R"(,"req":)" + id) +
+        Mpi(0, 3, "MPI_Barrier", 17, 19) + Mpi(1, 6, "MPI_Barrier", 17, 19) +
+        Mpi(1, 7, "MPI_Request_free", 20, 21, R"(,"req":)" + id) +
+        Mpi(0, 4, "MPI_Barrier", 22, 24) + Mpi(1, 8, "MPI_Barrier", 22, 24);
+    // The Irecv is active at the first barrier and its message in flight
+    // until the Wait: the first cut is at the second barrier. The started
+    // persistent receive is active at the third barrier, freed (never
+    // completed: still active) before the fourth, which is clean.
+    const auto w = Windows(text);
+    ASSERT_EQ(w.size(), 2u) << id;
+    EXPECT_EQ(w[0].size(), 8u) << id;
+    EXPECT_EQ(w[1].size(), 6u) << id;
+  }
+}
+
 TEST(Window, SubCommunicatorCollectivesDoNotCut) {
   std::string text = Header(3) + R"({"type":"comm","id":1,"size":2,"ranks":[0,1]})" "\n";
   text += Mpi(0, 0, "MPI_Barrier", 1, 2, "", 1);
