@@ -243,8 +243,41 @@ bool WindowReader::Clean(int64_t k) const {
   return sent == received;
 }
 
+// Ranks index arrays and Event keeps MPI ints (ranks, tags, roots) and the
+// producer's small ids in 32 bits: a value beyond them is an input error,
+// not a silently wrapped number or an allocation the size of the value.
+Status WindowReader::CheckRecord() const {
+  // A rank beyond header.ranks is tolerated (stages warn of what it breaks),
+  // one beyond any run's size is not: it would size per-rank arrays.
+  const int64_t limit = std::max<int64_t>(dict_.ranks, int64_t{1} << 20);
+  auto rank_ok = [&](int64_t rank) { return rank >= 0 && rank < limit; };
+  auto bad_rank = [&](const char* type, int64_t rank) {
+    return InputError(input_.where() + ": " + type + " record has rank " + std::to_string(rank) + ", outside 0.." +
+                      std::to_string(limit - 1));
+  };
+  if (record_.type == trace::RecordType::kSample && !rank_ok(record_.sample.rank)) {
+    return bad_rank("sample", record_.sample.rank);
+  }
+  if (record_.type != trace::RecordType::kMpi) return OkStatus();
+  const trace::MpiRecord& m = record_.mpi;
+  if (!rank_ok(m.rank)) return bad_rank("mpi", m.rank);
+  const std::pair<bool, int64_t> fields[] = {{m.has_site(), m.site},   {m.has_comm(), m.comm}, {m.has_peer(), m.peer},
+                                             {m.has_tag(), m.tag},     {m.has_rpeer(), m.rpeer}, {m.has_rtag(), m.rtag},
+                                             {m.has_root(), m.root},   {m.has_phase(), m.phase}};
+  constexpr const char* kNames[] = {"site", "comm", "peer", "tag", "rpeer", "rtag", "root", "phase"};
+  for (size_t i = 0; i < std::size(fields); ++i) {
+    const auto [has, value] = fields[i];
+    if (has && (value <= INT32_MIN || value > INT32_MAX)) {
+      return InputError(input_.where() + ": mpi record field \"" + kNames[i] + "\" = " + std::to_string(value) +
+                        " does not fit 32 bits (rank " + std::to_string(m.rank) + ", seq " + std::to_string(m.seq) + ")");
+    }
+  }
+  return OkStatus();
+}
+
 // Buffers record_ with its rank's level; accounts mpi records.
-void WindowReader::BufferRecord() {
+Status WindowReader::BufferRecord() {
+  RP_RETURN_IF_ERROR(CheckRecord());
   Pending& b = pending_.emplace_back();
   b.type = record_.type;
   b.canonical = record_.canonical;
@@ -281,6 +314,7 @@ void WindowReader::BufferRecord() {
   } else if (record_.type == trace::RecordType::kComm) {
     dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
   }
+  return OkStatus();
 }
 
 void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window) {
@@ -360,7 +394,7 @@ Expected<bool> WindowReader::Next(Window* window) {
     }
     if (have_first_) {
       have_first_ = false;
-      BufferRecord();
+      RP_RETURN_IF_ERROR(BufferRecord());
       continue;
     }
     if (input_done_) {
@@ -375,7 +409,7 @@ Expected<bool> WindowReader::Next(Window* window) {
     }
     ++records_read_;
     if (record_.type == trace::RecordType::kHeader) continue;  // later inputs' headers: InputSet drops them
-    BufferRecord();
+    RP_RETURN_IF_ERROR(BufferRecord());
   }
 }
 

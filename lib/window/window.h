@@ -171,7 +171,8 @@ class WindowReader {
   bool Delivering(const RankState& r) const { return r.expected < 0 || r.seen < r.expected; }
   bool Clean(int64_t k) const;
   RankState& Rank(int64_t rank);
-  void BufferRecord();
+  Status CheckRecord() const;
+  Status BufferRecord();
   void Emit(int64_t below_level, bool ends_with_sync, Window* window);
 
   trace::InputSet& input_;

@@ -109,6 +109,33 @@ TEST(Window, RequestIdsOfAnySizeAreTracked) {
   }
 }
 
+// The error the reader gives for `text`, or "" when it reads to the end.
+std::string ReadError(const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/window_error.ndjson";
+  std::ofstream(path) << text;
+  trace::InputSet input({path}, {});
+  WindowReader reader(input);
+  Status status = reader.Start();
+  Window w;
+  while (status.ok()) {
+    auto more = reader.Next(&w);
+    if (!more.ok()) status = more.status();
+    else if (!*more) break;
+  }
+  return status.ok() ? "" : status.message();
+}
+
+TEST(Window, RanksAndMpiIntsOutOfRangeAreErrors) {
+  EXPECT_EQ(ReadError(Header(2) + Mpi(5, 0, "MPI_Barrier", 1, 2)), "");  // beyond the header: stages warn
+  EXPECT_EQ(ReadError(Header(2) + Mpi(1 << 30, 0, "MPI_Barrier", 1, 2)),
+            ::testing::TempDir() + "/window_error.ndjson:3: mpi record has rank 1073741824, outside 0..1048575");
+  EXPECT_EQ(ReadError(Header(2) + Mpi(1, 0, "MPI_Send", 1, 2, R"(,"peer":0,"tag":4294967297)")),
+            ::testing::TempDir() +
+                "/window_error.ndjson:3: mpi record field \"tag\" = 4294967297 does not fit 32 bits (rank 1, seq 0)");
+  EXPECT_NE(ReadError(Header(2) + R"({"type":"sample","rank":-1,"t":55,"stack":[]})" "\n"), "");
+  EXPECT_EQ(ReadError(Header(2) + Mpi(1, 0, "MPI_Send", 1, 2, R"(,"peer":0,"tag":2147483647)")), "");
+}
+
 TEST(Window, SubCommunicatorCollectivesDoNotCut) {
   std::string text = Header(3) + R"({"type":"comm","id":1,"size":2,"ranks":[0,1]})" "\n";
   text += Mpi(0, 0, "MPI_Barrier", 1, 2, "", 1);
