@@ -36,12 +36,15 @@ struct Phase {
 
 }  // namespace
 
-void Signature::Add(int64_t rank, std::string_view function, int64_t site) {
+uint64_t Signature::FunctionHash(std::string_view function) {
+  return Fnv(14695981039346656037ull, function.data(), function.size());
+}
+
+void Signature::Add(int64_t rank, uint64_t function_hash, int64_t site) {
   if (rank < 0) return;
   if (static_cast<size_t>(rank) >= ranks_.size()) ranks_.resize(rank + 1);
   RankHash& r = ranks_[rank];
-  uint64_t call = Fnv(14695981039346656037ull, function.data(), function.size());
-  call = Fnv(call, &site, sizeof site);
+  const uint64_t call = Fnv(function_hash, &site, sizeof site);
   if (r.any && call == r.last) return;  // a repeat: polling loops of any length look alike
   r.any = true;
   r.last = call;
@@ -74,6 +77,10 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   std::vector<int64_t> iterations;                    // by cluster
   int64_t previous_close = INT64_MIN;
   int64_t phases_written = 0;
+  // Functions this version does not know all sign as "?".
+  std::vector<uint64_t> function_hash(std::size(mpi::kFunctions) + 1);
+  for (size_t fn = 0; fn < std::size(mpi::kFunctions); ++fn) function_hash[fn] = Signature::FunctionHash(mpi::kFunctions[fn].name);
+  function_hash.back() = Signature::FunctionHash("?");
   window::Window w;
   cli::Progress progress("rp-phases", io.verbosity);
   for (;;) {
@@ -92,9 +99,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       p.first_t0 = std::min(p.first_t0, e.t0);
       p.last_t1 = std::max(p.last_t1, e.t1);
       if (r.global_sync) p.close = std::max(p.close, e.t1);
-      const mpi::Function* f = e.function();
-      // Functions this version does not know all sign as "?".
-      p.signature.Add(e.rank, f ? std::string_view(f->name) : std::string_view("?"), e.site);
+      p.signature.Add(e.rank, function_hash[e.fn >= 0 ? e.fn : function_hash.size() - 1], e.site);
     }
     for (auto& [id, p] : phases) {
       trace::PhaseRecord phase;

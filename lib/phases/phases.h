@@ -37,7 +37,10 @@ namespace rp::phases {
 class Signature {
  public:
   // The next call of `rank` in the phase (ranks may be interleaved).
-  void Add(int64_t rank, std::string_view function, int64_t site);
+  void Add(int64_t rank, std::string_view function, int64_t site) { Add(rank, FunctionHash(function), site); }
+  // The same with FunctionHash(function) computed once per function.
+  void Add(int64_t rank, uint64_t function_hash, int64_t site);
+  static uint64_t FunctionHash(std::string_view function);
   // 16 hex digits; ranks without calls do not count.
   std::string Hex() const;
 
