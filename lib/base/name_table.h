@@ -17,6 +17,16 @@
 
 namespace rp {
 
+// Equal names, compared inline: for short names a call to memcmp (what
+// std::string_view's == becomes) costs more than the compare.
+[[gnu::always_inline]] inline bool SameName(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 class NameTable {
  public:
   // Names are not copied: they must outlive the table (literals, tables).
@@ -30,7 +40,7 @@ class NameTable {
     for (size_t slot = Hash(name) & mask_;; slot = (slot + 1) & mask_) {
       const Slot& s = slots_[slot];
       if (s.index < 0) return -1;
-      if (Same(s.name, name)) return s.index;
+      if (SameName(s.name, name)) return s.index;
     }
   }
 
@@ -46,13 +56,6 @@ class NameTable {
     auto byte = [&](size_t i) { return static_cast<uint64_t>(static_cast<unsigned char>(name[i])); };
     const uint64_t key = n | byte(n - 1) << 8 | byte(n / 2) << 16 | byte(n * 3 / 4) << 24 | byte(n / 4) << 32;
     return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 32);
-  }
-  static bool Same(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (a[i] != b[i]) return false;
-    }
-    return true;
   }
   void Place(std::string_view name, int index) {
     size_t slot = Hash(name) & mask_;

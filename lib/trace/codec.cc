@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "lib/base/name_table.h"
 #include "lib/trace/json_out.h"
 
 namespace rp::trace {
@@ -260,9 +261,6 @@ RP_INLINE bool SameBytes(const char* a, const char* b, size_t n) {
   return true;
 }
 
-RP_INLINE bool SameName(std::string_view name, std::string_view key) {
-  return name.size() == key.size() && SameBytes(name.data(), key.data(), key.size());
-}
 
 // Index of the field named `key` among the record's fields, kTypeField for
 // "type", or kUnknownField. Lines written by this library have keys in

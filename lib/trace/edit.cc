@@ -7,6 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "lib/base/name_table.h"
+
 
 namespace rp::trace {
 namespace {
@@ -22,17 +24,6 @@ constexpr std::array<bool, 256> kEndsScalar = [] {
   for (char c : {',', '}', ']', ' ', '\t', '\r', '\n'}) table[static_cast<unsigned char>(c)] = true;
   return table;
 }();
-
-// Eight ASCII digits in a little-endian word (SWAR, as lib/trace/codec).
-constexpr uint64_t kOnes = 0x0101010101010101ull;
-inline bool EightDigits(uint64_t word) {
-  return (((word + 0x4646464646464646ull) | (word - 0x3030303030303030ull)) & (kOnes * 0x80)) == 0;
-}
-inline uint64_t Word(const char* p) {
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-  return word;
-}
 
 // End of the string whose opening quote is at `i`.
 size_t SkipString(std::string_view s, size_t i) {
@@ -61,19 +52,8 @@ size_t SkipValue(std::string_view s, size_t i) {
     }
     return s.size();
   }
-  while (i + 8 <= s.size() && EightDigits(Word(s.data() + i))) i += 8;  // long integers, times
   while (i < s.size() && !kEndsScalar[static_cast<unsigned char>(s[i])]) ++i;
   return i;
-}
-
-// Inline byte compares: these names are short and libc's memcmp call
-// costs more than the compare (EditInts runs once per record).
-[[gnu::always_inline]] inline bool SameName(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
 }
 
 int SchemaIndex(RecordType type, std::string_view key) {
