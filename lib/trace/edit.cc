@@ -5,7 +5,6 @@
 #include <cassert>
 #include <charconv>
 #include <cstring>
-#include <vector>
 
 #include "lib/base/name_table.h"
 
