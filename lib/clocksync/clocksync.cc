@@ -242,9 +242,19 @@ Status Run(const cli::IoOptions& io, const Options& options) {
         RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
         continue;
       }
+      // Canonical lines are spliced where the decoder found their times.
       if (r.event >= 0) {
-        const trace::IntEdit times[] = {{"t0", w.events[r.event].t0}, {"t1", w.events[r.event].t1}};
-        RP_RETURN_IF_ERROR(writer->WriteEdited(trace::RecordType::kMpi, w.line(r), times));
+        const window::Event& e = w.events[r.event];
+        if (r.canonical) {
+          const trace::SpanEdit times[] = {{r.time_spans[0], e.t0}, {r.time_spans[1], e.t1}};
+          RP_RETURN_IF_ERROR(writer->WriteSpliced(w.line(r), times));
+        } else {
+          const trace::IntEdit times[] = {{"t0", e.t0}, {"t1", e.t1}};
+          RP_RETURN_IF_ERROR(writer->WriteEdited(trace::RecordType::kMpi, w.line(r), times));
+        }
+      } else if (r.canonical) {
+        const trace::SpanEdit time[] = {{r.time_spans[0], sample_time[i]}};
+        RP_RETURN_IF_ERROR(writer->WriteSpliced(w.line(r), time));
       } else {
         const trace::IntEdit time[] = {{"t", sample_time[i]}};
         RP_RETURN_IF_ERROR(writer->WriteEdited(trace::RecordType::kSample, w.line(r), time));

@@ -126,10 +126,18 @@ Status Run(const cli::IoOptions& io, const Options& options) {
           RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
           continue;
         }
-        // A canonical line without a phase has no "phase" key to look for.
+        // A canonical line without a phase has no "phase" key to look for;
+        // when its last member comes before phase in the schema, the phase
+        // goes right before the closing brace, where Encode would put it.
         const int phase_field = r.type == trace::RecordType::kMpi ? int{trace::MpiRecord::k_phase}
                                                                   : int{trace::SampleRecord::k_phase};
         const bool absent = r.canonical && ((r.present >> phase_field) & 1) == 0;
+        if (absent && r.last_field < phase_field) {
+          const uint32_t brace = r.length - 1;
+          const trace::SpanEdit append[] = {{{brace, brace}, id, "phase"}};
+          RP_RETURN_IF_ERROR(writer->WriteSpliced(w.line(r), append));
+          continue;
+        }
         const trace::IntEdit phase_id[] = {{"phase", id, absent}};
         RP_RETURN_IF_ERROR(writer->WriteEdited(r.type, w.line(r), phase_id));
       }

@@ -430,9 +430,10 @@ RP_RECORD_TYPES(RP_DEFINE_KEY_TOKENS)
 
 class CanonicalScan {
  public:
-  CanonicalScan(const char* p, const char* end) : p_(p), end_(end) {}
+  CanonicalScan(const char* p, const char* end) : begin_(p), p_(p), end_(end) {}
 
   RP_INLINE bool AtEnd() const { return p_ == end_; }
+  RP_INLINE uint32_t offset() const { return static_cast<uint32_t>(p_ - begin_); }
   RP_INLINE bool Eat(char c) {
     if (p_ == end_ || *p_ != c) return false;
     ++p_;
@@ -554,6 +555,7 @@ class CanonicalScan {
     return true;
   }
 
+  const char* begin_;
   const char* p_;
   const char* end_;
 };
@@ -574,17 +576,22 @@ RP_RECORD_TYPES(RP_DEFINE_SCAN_FIELD)
 #undef RP_SCAN_CASE
 
 // The fields after "type" up to the end of the line; false to fall back.
+// Where each value lies goes to spans[index], the last member's index to
+// *last_field.
 template <typename R>
-RP_INLINE bool ScanFields(CanonicalScan& scan, R* record) {
+RP_INLINE bool ScanFields(CanonicalScan& scan, R* record, ValueSpan* spans, int* last_field) {
   record->Clear();
   const std::span<const KeyToken> tokens = KeyTokens(record);
-  int hint = 0;
+  int index = -1;
   while (!scan.Eat('}')) {
     if (!scan.Eat(',')) return false;
-    const int index = scan.Key(tokens, hint);
-    if (index < 0 || ((record->present >> index) & 1) || !ScanField(record, index, scan)) return false;
-    hint = index + 1;
+    index = scan.Key(tokens, index + 1);
+    if (index < 0 || ((record->present >> index) & 1)) return false;
+    const uint32_t begin = scan.offset();
+    if (!ScanField(record, index, scan)) return false;
+    spans[index] = {begin, scan.offset()};
   }
+  *last_field = index;
   return scan.AtEnd() && (R::kRequiredMask & ~record->present) == 0;
 }
 
@@ -597,7 +604,7 @@ bool ScanCanonical(std::string_view text, Record* record) {
   switch (record->type) {
 #define RP_SCAN_TYPE_CASE(Camel, lower, doc)             \
   case RecordType::k##Camel:                             \
-    if (!ScanFields(scan, &record->lower)) return false; \
+    if (!ScanFields(scan, &record->lower, record->spans.data(), &record->last_field)) return false; \
     break;
     RP_RECORD_TYPES(RP_SCAN_TYPE_CASE)
 #undef RP_SCAN_TYPE_CASE

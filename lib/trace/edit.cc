@@ -264,4 +264,32 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
   out->resize(o - out->data());
 }
 
+void EditSpans(std::string_view line, std::span<const SpanEdit> edits, std::string* out) {
+  size_t most = line.size() + 1;
+  for (const SpanEdit& edit : edits) most += edit.name.size() + 4 + 20;
+  const size_t start = out->size();
+  out->resize(start + most);
+  char* o = out->data() + start;
+  size_t copied = 0;
+  for (const SpanEdit& edit : edits) {
+    assert(edit.at.begin >= copied && edit.at.end >= edit.at.begin && edit.at.end <= line.size());
+    std::memcpy(o, line.data() + copied, edit.at.begin - copied);
+    o += edit.at.begin - copied;
+    copied = edit.at.end;
+    if (!edit.name.empty()) {
+      *o++ = ',';
+      *o++ = '"';
+      std::memcpy(o, edit.name.data(), edit.name.size());
+      o += edit.name.size();
+      *o++ = '"';
+      *o++ = ':';
+    }
+    o = std::to_chars(o, o + 20, edit.value).ptr;
+  }
+  std::memcpy(o, line.data() + copied, line.size() - copied);
+  o += line.size() - copied;
+  *o++ = '\n';
+  out->resize(o - out->data());
+}
+
 }  // namespace rp::trace

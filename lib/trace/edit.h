@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "lib/trace/record.h"
 #include "lib/trace/schema.h"
 
 namespace rp::trace {
@@ -34,6 +35,24 @@ struct IntEdit {
 // Appends `line` with `edits` applied, and a newline, to *out. Edits must
 // name fields of `type` (a programming error otherwise); any number of them.
 void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out);
+
+// An edit at a place the decoder found (trace::Record::spans of a canonical
+// line), so the line is not read at all: the value at `at` becomes `value`;
+// or, with a `name`, the member "name":value goes in at at.begin (== at.end),
+// after a comma: at the closing brace it appends a member.
+struct SpanEdit {
+  ValueSpan at;
+  int64_t value;
+  std::string_view name = {};
+};
+
+// Appends `line` with `edits` (in line order, apart) applied, and a newline,
+// to *out.
+//
+//   // rec decoded from a canonical line: rec.canonical
+//   const SpanEdit edits[] = {{rec.spans[MpiRecord::k_t0], 120}, {rec.spans[MpiRecord::k_t1], 180}};
+//   EditSpans(rec.line, edits, &out);
+void EditSpans(std::string_view line, std::span<const SpanEdit> edits, std::string* out);
 
 }  // namespace rp::trace
 

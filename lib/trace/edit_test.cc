@@ -130,5 +130,69 @@ TEST(EditInts, AppendsAfterAnyLastValue) {
             R"({"type":"mpi","rank":0,"req":3,"phase":4} )" "\n");
 }
 
+
+// The decoder's spans of a canonical line: each int field replaced there,
+// and a field appended at the brace after the last member, give what
+// EditInts gives (checked against re-encoding above); every span holds
+// exactly the value's text.
+TEST(EditSpans, AtTheDecodersSpansEqualsEditInts) {
+  const std::string lines[] = {
+      std::string(kSend),
+      R"({"type":"mpi","rank":3,"seq":12,"fn":"MPI_Isend","t0":1000000050543,"t1":1000000050975,"site":2,"comm":0,"peer":48,"tag":-101,"bytes":8192,"req":0})",
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Waitall","t0":1,"t1":2,"completed":[0,1,2,3],"resolved":[{"req":1,"peer":3,"tag":-1,"bytes":8}]})",
+      R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Allreduce","t0":-1,"t1":0,"comm":4,"bytes":8,"op":"MPI_SUM","phase":2})",
+      R"({"type":"sample","rank":1,"t":55,"stack":[4,2]})",
+      R"({"type":"clock","rank":5,"method":"pingpong","offset":-12,"rtt":40})",
+  };
+  LineDecoder decoder;
+  Record record;
+  for (const std::string& line : lines) {
+    ASSERT_TRUE(decoder.Decode(line, &record).ok()) << line;
+    ASSERT_TRUE(record.canonical) << line;
+    const RecordSpec& spec = SpecOf(record.type);
+    uint64_t present = 0;
+    switch (record.type) {
+#define RP_PRESENT(Camel, lower, doc) \
+  case RecordType::k##Camel:          \
+    present = record.lower.present;   \
+    break;
+      RP_RECORD_TYPES(RP_PRESENT)
+#undef RP_PRESENT
+      case RecordType::kUnknown:
+        break;
+    }
+    int last = -1;
+    for (size_t k = 0; k < spec.fields.size(); ++k) {
+      if (((present >> k) & 1) == 0) continue;
+      last = static_cast<int>(k);
+      const FieldSpec& field = spec.fields[k];
+      const ValueSpan at = record.spans[k];
+      const std::string key = "\"" + std::string(field.name) + "\":";
+      ASSERT_GE(at.begin, key.size()) << line << " " << field.name;
+      EXPECT_EQ(line.substr(at.begin - key.size(), key.size()), key) << line;
+      EXPECT_TRUE(line[at.end] == ',' || (line[at.end] == '}' && at.end + 1 == line.size())) << line << " " << field.name;
+      if (field.kind != FieldKind::kInt) continue;
+      const SpanEdit edit[] = {{at, -1234567890123}};
+      std::string spliced;
+      EditSpans(line, edit, &spliced);
+      EXPECT_EQ(spliced, Edit(record.type, line, {{field.name, -1234567890123}})) << line << " " << field.name;
+    }
+    EXPECT_EQ(record.last_field, last) << line;
+    if (record.type == RecordType::kMpi && record.last_field < MpiRecord::k_phase) {
+      const uint32_t brace = static_cast<uint32_t>(line.size() - 1);
+      const SpanEdit append[] = {{{brace, brace}, 77, "phase"}};
+      std::string spliced;
+      EditSpans(line, append, &spliced);
+      EXPECT_EQ(spliced, Reencoded(line, {{"phase", 77}})) << line;
+    }
+    if (record.type == RecordType::kMpi) {  // both times at once, as rp-clocksync does
+      const SpanEdit times[] = {{record.spans[MpiRecord::k_t0], 5}, {record.spans[MpiRecord::k_t1], 1000000000000000}};
+      std::string spliced;
+      EditSpans(line, times, &spliced);
+      EXPECT_EQ(spliced, Reencoded(line, {{"t0", 5}, {"t1", 1000000000000000}})) << line;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rp::trace

@@ -13,12 +13,19 @@
 #ifndef RP_LIB_TRACE_RECORD_H_
 #define RP_LIB_TRACE_RECORD_H_
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "lib/trace/schema.h"
 
 namespace rp::trace {
+
+// Where a value lies in its line: byte offsets, end exclusive.
+struct ValueSpan {
+  uint32_t begin = 0, end = 0;
+};
 
 struct Record {
   RecordType type = RecordType::kUnknown;
@@ -27,6 +34,12 @@ struct Record {
   // The line is in the form Encode writes (no whitespace, known keys only,
   // none twice, no null, no escapes): a field the record lacks is not in it.
   bool canonical = false;
+  // For a canonical line: where each present field's value lies, by schema
+  // index (k_<name>), and the index of its last member (-1: none after
+  // "type"). A stage can then rewrite a value or append a field without
+  // reading the line again (trace::EditSpans).
+  std::array<ValueSpan, 64> spans;
+  int last_field = -1;
 
 #define RP_RECORD_MEMBER(Camel, lower, doc) Camel##Record lower;
   RP_RECORD_TYPES(RP_RECORD_MEMBER)

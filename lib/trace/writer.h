@@ -4,6 +4,7 @@
 //   RP_RETURN_IF_ERROR(writer->Write(header));     // any record struct
 //   RP_RETURN_IF_ERROR(writer->WriteRaw(rec.line)); // pass a line through
 //   RP_RETURN_IF_ERROR(writer->WriteEdited(RecordType::kMpi, rec.line, edits));
+//   RP_RETURN_IF_ERROR(writer->WriteSpliced(rec.line, span_edits));  // canonical lines
 //   RP_RETURN_IF_ERROR(writer->Close());
 #ifndef RP_LIB_TRACE_WRITER_H_
 #define RP_LIB_TRACE_WRITER_H_
@@ -40,6 +41,11 @@ class Writer {
   // Writes a line with some integer fields changed (see edit.h).
   Status WriteEdited(RecordType type, std::string_view line, std::span<const IntEdit> edits) {
     EditInts(type, line, edits, &buffer_);
+    return MaybeFlush();
+  }
+  // Writes a canonical line with edits at places the decoder found (edit.h).
+  Status WriteSpliced(std::string_view line, std::span<const SpanEdit> edits) {
+    EditSpans(line, edits, &buffer_);
     return MaybeFlush();
   }
   // Writes text that is not a record (reports); no newline is added.

@@ -278,28 +278,34 @@ Status WindowReader::CheckRecord() const {
 // Buffers record_ with its rank's level; accounts mpi records.
 Status WindowReader::BufferRecord() {
   RP_RETURN_IF_ERROR(CheckRecord());
-  Pending& b = pending_.emplace_back();
+  Pending& p = pending_.emplace_back();
+  WindowRecord& b = p.record;
+  b = {};
   b.type = record_.type;
   b.canonical = record_.canonical;
+  b.last_field = static_cast<int8_t>(record_.last_field);
   b.offset = pending_text_.size();
   b.length = static_cast<uint32_t>(record_.line.size());
   pending_text_.append(record_.line);
   b.rank = -1;
-  b.time = 0;
+  b.event = -1;
   b.level = next_boundary_ - 1;  // records of no rank join the window being built
+  p.is_event = false;
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
-    b.event = ToEvent(m, &pending_ids_, &pending_resolved_);
-    b.is_event = true;
-    b.rank = b.event.rank;
+    p.event = ToEvent(m, &pending_ids_, &pending_resolved_);
+    p.is_event = true;
+    b.rank = p.event.rank;
     b.time = m.t0;
     b.present = m.present;
+    b.time_spans[0] = record_.spans[trace::MpiRecord::k_t0];
+    b.time_spans[1] = record_.spans[trace::MpiRecord::k_t1];
     RankState& rank = Rank(m.rank);
     const bool held_fewest = Delivering(rank) && rank.syncs == fewest_;
     b.level = rank.syncs;
     ++rank.seen;
-    Account(m, b.event, rank);
-    if (IsGlobalSync(b.event)) {
+    Account(m, p.event, rank);
+    if (IsGlobalSync(p.event)) {
       b.global_sync = true;
       ++rank.syncs;
       most_ = std::max(most_, rank.syncs);
@@ -310,6 +316,7 @@ Status WindowReader::BufferRecord() {
     b.rank = static_cast<int32_t>(record_.sample.rank);
     b.time = record_.sample.t;
     b.present = record_.sample.present;
+    b.time_spans[0] = record_.spans[trace::SampleRecord::k_t];
     b.level = Rank(b.rank).syncs;
   } else if (record_.type == trace::RecordType::kComm) {
     dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
@@ -328,44 +335,33 @@ void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window
   std::swap(window->ids, pending_ids_);
   std::swap(window->resolved, pending_resolved_);
   kept_.clear();
-  for (const Pending& b : pending_) {
+  for (const Pending& p : pending_) {
+    const WindowRecord& b = p.record;
     if (b.level >= below_level) {
-      Pending& k = kept_.emplace_back(b);
-      k.offset = pending_text_.size();
+      Pending& k = kept_.emplace_back(p);
+      k.record.offset = pending_text_.size();
       pending_text_.append(window->text, b.offset, b.length);
-      if (b.is_event) {
+      if (p.is_event) {
         // Its array slices go back to the pending vectors too.
         auto carry = [](const auto& from, auto& to, uint32_t* begin, uint32_t count) {
           const auto first = from.begin() + *begin;
           *begin = static_cast<uint32_t>(to.size());
           to.insert(to.end(), first, first + count);
         };
-        carry(window->ids, pending_ids_, &k.event.completed_begin, b.event.completed_count);
-        carry(window->ids, pending_ids_, &k.event.started_begin, b.event.started_count);
-        carry(window->resolved, pending_resolved_, &k.event.resolved_begin, b.event.resolved_count);
+        carry(window->ids, pending_ids_, &k.event.completed_begin, p.event.completed_count);
+        carry(window->ids, pending_ids_, &k.event.started_begin, p.event.started_count);
+        carry(window->resolved, pending_resolved_, &k.event.resolved_begin, p.event.resolved_count);
       }
       continue;
     }
-    WindowRecord r;
-    r.type = b.type;
-    r.rank = b.rank;
-    r.event = -1;
-    r.offset = b.offset;
-    r.length = b.length;
-    r.time = b.time;
-    r.level = b.level;
-    r.global_sync = b.global_sync;
-    r.canonical = b.canonical;
-    r.present = b.present;
-    if (b.is_event) {
-      Event e = b.event;
-      e.record = static_cast<uint32_t>(window->records.size());
-      r.event = static_cast<int32_t>(window->events.size());
+    WindowRecord& r = window->records.emplace_back(b);
+    if (p.is_event) {
+      Event& e = window->events.emplace_back(p.event);
+      e.record = static_cast<uint32_t>(window->records.size() - 1);
+      r.event = static_cast<int32_t>(window->events.size() - 1);
       if (static_cast<size_t>(e.rank) >= window->by_rank.size()) window->by_rank.resize(e.rank + 1);
-      window->by_rank[e.rank].push_back(static_cast<uint32_t>(window->events.size()));
-      window->events.push_back(e);
+      window->by_rank[e.rank].push_back(static_cast<uint32_t>(r.event));
     }
-    window->records.push_back(r);
   }
   std::swap(pending_, kept_);
   for (auto& indices : window->by_rank) {

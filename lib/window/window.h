@@ -49,7 +49,11 @@ struct WindowRecord {
                        // it: its phase (rp-phases); the window's for others
   bool global_sync;    // an mpi record of a global synchronization
   bool canonical;      // the line is in Encode's form (trace::Record::canonical)
+  int8_t last_field;   // canonical mpi and sample lines: trace::Record::last_field
   uint64_t present;    // mpi and sample records: the fields it has (bit k_<name>)
+  // Canonical mpi lines: where t0 and t1 lie; sample lines: t, in [0]
+  // (trace::Record::spans), for trace::EditSpans.
+  trace::ValueSpan time_spans[2];
 };
 
 struct Window {
@@ -152,15 +156,7 @@ class WindowReader {
   // A record read but not yet in a window. Its text and arrays live in the
   // pending_* buffers, which become the next window's (swapped, not copied).
   struct Pending {
-    int64_t level;  // global synchronizations its rank had completed before it
-    int64_t time;
-    uint64_t offset;  // in pending_text_
-    uint32_t length;
-    int32_t rank;     // -1 for records of no rank
-    trace::RecordType type;
-    bool global_sync = false;
-    bool canonical = false;
-    uint64_t present = 0;
+    WindowRecord record;  // offset into pending_text_; event set when emitted
     bool is_event = false;
     Event event;  // array offsets into pending_ids_ and pending_resolved_
   };
