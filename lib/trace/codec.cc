@@ -254,12 +254,6 @@ RP_RECORD_TYPES(RP_DEFINE_DECODE_FIELD)
 constexpr int kUnknownField = -1;
 constexpr int kTypeField = -2;
 
-RP_INLINE bool SameBytes(const char* a, const char* b, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
-}
 
 
 // Index of the field named `key` among the record's fields, kTypeField for
@@ -388,12 +382,19 @@ Status DecodeObject(ondemand::object_iterator it, ondemand::object_iterator end,
 // the same result and the same messages (codec_test checks this on mutated
 // lines). Reals are left to simdjson too.
 
-// Eight ASCII digits in a little-endian word, and their value (the
-// technique of simdjson's and fast_float's number parsers).
 static_assert(std::endian::native == std::endian::little);
-RP_INLINE bool EightDigits(uint64_t word) {
-  return (((word + 0x4646464646464646) | (word - 0x3030303030303030)) & 0x8080808080808080) == 0;
+// How many ASCII digits a little-endian word starts with (0-8): a byte
+// that is no digit gets its high bit set (carries run only upwards, from
+// bytes past the first non-digit, so they cannot hide it).
+constexpr uint64_t kAsciiZeros = 0x3030303030303030;
+RP_INLINE int LeadingDigits(uint64_t word) {
+  const uint64_t t = word ^ kAsciiZeros;  // digits become 0..9
+  const uint64_t other = (t | (t + 0x7676767676767676)) & 0x8080808080808080;
+  return other == 0 ? 8 : std::countr_zero(other) / 8;
 }
+constexpr uint64_t kPowersOf10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+// The value of eight ASCII digits in a little-endian word (the technique of
+// simdjson's and fast_float's number parsers).
 RP_INLINE uint64_t EightDigitsValue(uint64_t word) {
   word -= 0x3030303030303030;
   word = word * 10 + (word >> 8);  // pairs of digits
@@ -441,7 +442,7 @@ class CanonicalScan {
   }
   RP_INLINE bool Eat(std::string_view literal) {
     if (static_cast<size_t>(end_ - p_) < literal.size() ||
-        !SameBytes(p_, literal.data(), literal.size())) {
+        __builtin_memcmp(p_, literal.data(), literal.size()) != 0) {  // literals: inlined word compares
       return false;
     }
     p_ += literal.size();
@@ -453,21 +454,19 @@ class CanonicalScan {
   RP_INLINE int Key(std::span<const KeyToken> tokens, int hint) {
     if (!Eat('"')) return -1;
     const int n = static_cast<int>(tokens.size());
+    // Near the line's end the word is padded with zero bytes, which no
+    // token's bytes match.
+    uint64_t word = 0;
     if (end_ - p_ >= 8) {
-      uint64_t word;
       std::memcpy(&word, p_, 8);
-      for (int i = hint; i < n; ++i) {
-        if (WordKey(word, tokens[i])) return i;
-      }
-      for (int i = 0; i < hint && i < n; ++i) {
-        if (WordKey(word, tokens[i])) return i;
-      }
-      return -1;
+    } else {
+      for (const char* q = end_; q != p_;) word = word << 8 | static_cast<unsigned char>(*--q);
     }
-    const char* key = p_;
-    for (int i = 0; i < n; ++i) {  // near the line's end: byte by byte
-      if (Eat(tokens[i].name) && Eat('"') && Eat(':')) return i;
-      p_ = key;
+    for (int i = hint; i < n; ++i) {
+      if (WordKey(word, tokens[i])) return i;
+    }
+    for (int i = 0; i < hint && i < n; ++i) {
+      if (WordKey(word, tokens[i])) return i;
     }
     return -1;
   }
@@ -478,14 +477,31 @@ class CanonicalScan {
     p += negative;
     const char* digits = p;
     uint64_t v = 0;
-    uint64_t eight;  // 8 digits at once where the line has them
-    if (end_ - p >= 8 && (std::memcpy(&eight, p, 8), EightDigits(eight))) {
-      v = EightDigitsValue(eight);
-      p += 8;
-    }
-    while (p != end_ && static_cast<unsigned char>(*p - '0') < 10) {
-      v = v * 10 + static_cast<unsigned char>(*p - '0');
-      ++p;
+    // Up to eight digits a step: the digits at the front of a word are
+    // counted at once and read as one word padded with leading zeros. (Past
+    // 19 digits v wraps, but such a number is refused below.)
+    for (;;) {
+      if (end_ - p < 8) {  // near the line's end: byte by byte
+        while (p != end_ && static_cast<unsigned char>(*p - '0') < 10) {
+          v = v * 10 + static_cast<unsigned char>(*p - '0');
+          ++p;
+        }
+        break;
+      }
+      uint64_t word;
+      std::memcpy(&word, p, 8);
+      const int count = LeadingDigits(word);
+      if (count == 8) {
+        v = v * 100000000 + EightDigitsValue(word);
+        p += 8;
+        continue;
+      }
+      if (count > 0) {
+        const int pad = 8 * (8 - count);
+        v = v * kPowersOf10[count] + EightDigitsValue(word << pad | kAsciiZeros >> (64 - pad));
+        p += count;
+      }
+      break;
     }
     const size_t n = p - digits;
     if (n == 0 || n > 19 || (n > 1 && *digits == '0')) return false;
@@ -611,7 +627,7 @@ bool ScanCanonical(std::string_view text, Record* record) {
     case RecordType::kUnknown:
       return false;  // only simdjson checks the rest is one JSON object
   }
-  record->type_name.assign(type_name);
+  if (!SameName(record->type_name, type_name)) record->type_name.assign(type_name);
   record->line = text;
   record->canonical = true;
   return true;

@@ -248,6 +248,13 @@ TEST(Codec, DirectScanAndSimdjsonAgreeOnMutatedLines) {
   lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Comm_split","t0":1,"t1":2,"newcomm":5})");
   lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"MPI_Waitall","t0":1,"t1":2,"completed":[1,2]})");
   lines.push_back(R"({"type":"mpi","t1":2,"rank":0,"seq":0,"fn":"f","t0":1,"t":3})");
+  // Numbers of 1 to 20 digits, read eight digits a word, in the middle of
+  // a line and at its end.
+  lines.push_back(
+      R"({"type":"mpi","rank":1234567,"seq":12345678,"fn":"f","t0":123456789,"t1":1234567890123456,)"
+      R"("site":12345678901234567,"comm":-99999999,"peer":-123456780,"tag":0,"bytes":9223372036854775807,"req":12345678})");
+  lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"f","t0":1,"t1":-9223372036854775808,"req":1234567890123456})");
+  lines.push_back(R"({"type":"mpi","rank":0,"seq":0,"fn":"f","t0":18446744073709551616,"t1":2,"req":123456789})");
   const std::string replacements = std::string("\"\\ .e-0189,:}]{[x\t\x80", 20) + std::string(1, '\0');
   int64_t compared = 0;
   for (const std::string& line : lines) {
