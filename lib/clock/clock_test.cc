@@ -54,6 +54,28 @@ TEST(Repair, LateReceiveEndMovesAndShiftsTheRestOfItsRank) {
   EXPECT_EQ(CountViolations(t.window, m, 0).messages, 0);
 }
 
+TEST(Repair, ACycleOfMessagesIsBrokenAtTheEarliestEvent) {
+  // Each rank first receives what the other sends only afterwards (a trace
+  // matched wrongly): nothing is ready, so rank 0's Recv (the earliest
+  // start; a tie goes to the lower rank) ends unconstrained at 20; its Send
+  // starts at 30, so rank 1's Recv must end at 30 (+10), and its Send moves
+  // by 10 too.
+  auto t = ReadOneWindow(TestHeader(2) + TestMpi(0, 0, "MPI_Recv", 10, 20, R"(,"peer":1,"tag":1)") +
+                         TestMpi(0, 1, "MPI_Send", 30, 40, R"(,"peer":1,"tag":2)") +
+                         TestMpi(1, 0, "MPI_Recv", 10, 20, R"(,"peer":0,"tag":2)") +
+                         TestMpi(1, 1, "MPI_Send", 30, 40, R"(,"peer":0,"tag":1)"));
+  const match::Matching m = match::Match(t.window, t.dict);
+  RepairOptions options;
+  options.amortize = false;
+  std::vector<int64_t> shift;
+  const RepairResult result = Repair(&t.window, m, options, &shift);
+  EXPECT_EQ(result.cycles_broken, 1);
+  using P = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_EQ(Times(t.window, 0), (P{{10, 20}, {30, 40}}));
+  EXPECT_EQ(Times(t.window, 1), (P{{10, 30}, {40, 50}}));
+  EXPECT_EQ(shift, (std::vector<int64_t>{0, 10}));
+}
+
 TEST(Repair, AmortisationRampsTheJumpIntoTheTimeBeforeIt) {
   // As above, with an earlier send of rank 1 (10-20) that rank 0 receives
   // at 120-130. The jump of 20 at rank 1's Recv (end 80) ramps in from

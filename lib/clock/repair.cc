@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <queue>
 #include <span>
 #include <utility>
 #include <vector>
@@ -243,15 +242,17 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
     }
     return true;
   };
-  // Ranks whose started event can finish, by its start (then rank).
-  using Entry = std::pair<int64_t, size_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  // Ranks whose started event can finish. The order they are taken in
+  // does not matter: an event's times depend only on its rank's earlier
+  // events and its gates' sources, all final once it is ready (and when
+  // none is ready, every order has processed the same events).
+  std::vector<size_t> ready_ranks;
   std::vector<bool> queued(ranks, false);
   auto offer = [&](size_t r) {
     const int64_t e = next_event(r);
     if (e >= 0 && !queued[r] && ready(static_cast<uint32_t>(e))) {
       queued[r] = true;
-      queue.push({w.events[e].t0, r});
+      ready_ranks.push_back(r);
     }
   };
   std::vector<int32_t> completed_gates;
@@ -285,9 +286,9 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
   size_t remaining = w.events.size();
   while (remaining > 0) {
     size_t r = ranks;
-    if (!queue.empty()) {
-      r = queue.top().second;
-      queue.pop();
+    if (!ready_ranks.empty()) {
+      r = ready_ranks.back();
+      ready_ranks.pop_back();
       queued[r] = false;
     } else {
       // Every rank waits on another: the trace's dependencies form a cycle
