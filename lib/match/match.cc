@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
-#include <unordered_map>
+#include <vector>
+
+#include "lib/base/id_table.h"
 
 namespace rp::match {
 namespace {
@@ -64,10 +66,10 @@ class Matcher {
 
   // Completing a request: its operation ends here; a receive's status may
   // name the source and tag a wildcard posting left open.
-  void Complete(const Event& e, uint32_t index, int64_t id, std::unordered_map<int64_t, Request>& requests) {
-    auto it = requests.find(id);
-    if (it == requests.end()) return;
-    Request& r = it->second;
+  void Complete(const Event& e, uint32_t index, int64_t id) {
+    Request* found = requests_.Find(id);
+    if (found == nullptr) return;
+    Request& r = *found;
     if (r.op >= 0) {
       if (r.is_send) sends_[r.op].done = index;
       if (r.is_recv) {
@@ -85,7 +87,7 @@ class Matcher {
       if (r.is_coll) coll_exit_[r.op] = index;
     }
     r.op = -1;
-    if (!r.persistent) requests.erase(it);
+    if (!r.persistent) requests_.Erase(id);
   }
 
   void Start(uint32_t index, int64_t rank, Request& r) {
@@ -99,8 +101,8 @@ class Matcher {
   }
 
   void WalkRank(int64_t rank) {
-    std::unordered_map<int64_t, Request> requests;
-    std::unordered_map<int64_t, int64_t> messages;  // matched-probe id -> receive op
+    requests_.Clear();
+    messages_.Clear();
     for (uint32_t index : w_.by_rank[rank]) {
       const Event& e = w_.events[index];
       const mpi::Function* f = e.function();
@@ -124,7 +126,7 @@ class Matcher {
           if (e.req == kNoId) break;
           const bool send = f->category == Category::kIsend || f->category == Category::kSendInit;
           const bool persistent = f->category == Category::kSendInit || f->category == Category::kRecvInit;
-          Request& r = requests[e.req];
+          Request& r = requests_.Get(e.req);
           r = Request{persistent, send, !send, false, e.comm, e.peer, e.tag, e.bytes, -1};
           if (!persistent) Start(index, rank, r);
           break;
@@ -132,8 +134,7 @@ class Matcher {
         case Category::kStart:
         case Category::kStartall: {
           auto start = [&](int64_t id) {
-            auto it = requests.find(id);
-            if (it != requests.end()) Start(index, rank, it->second);
+            if (Request* r = requests_.Find(id)) Start(index, rank, *r);
           };
           if (e.req != kNoId) start(e.req);
           for (uint32_t i = 0; i < e.started_count; ++i) start(w_.ids[e.started_begin + i]);
@@ -142,16 +143,16 @@ class Matcher {
         case Category::kProbe:
           // A matched probe dequeues its message: the receive is posted here.
           if (e.msg != kNoId && real_peer) {
-            messages[e.msg] = AddReceive(index, e.comm, e.peer, rank, e.tag, false);
+            messages_.Get(e.msg) = AddReceive(index, e.comm, e.peer, rank, e.tag, false);
           }
           break;
         case Category::kMrecv: {
-          auto it = e.msg == kNoId ? messages.end() : messages.find(e.msg);
-          const int64_t op = it == messages.end() ? -1 : it->second;
-          if (it != messages.end()) messages.erase(it);
+          const int64_t* probed = e.msg == kNoId ? nullptr : messages_.Find(e.msg);
+          const int64_t op = probed == nullptr ? -1 : *probed;
+          if (probed != nullptr) messages_.Erase(e.msg);
           if (op < 0) break;
           if (f->nonblocking && e.req != kNoId) {
-            requests[e.req] = Request{false, false, true, false, e.comm, e.peer, e.tag, 0, op};
+            requests_.Get(e.req) = Request{false, false, true, false, e.comm, e.peer, e.tag, 0, op};
           } else {
             receives_[op].done = index;
           }
@@ -165,21 +166,24 @@ class Matcher {
           coll_exit_.push_back(f->nonblocking ? kNoEvent : index);
           coll_calls_[{e.comm, k}].push_back(slot);
           if (f->nonblocking && e.req != kNoId) {
-            Request& r = requests[e.req];
-            r = Request{false, false, false, true, e.comm, kNone, kNone, 0, slot};
+            requests_.Get(e.req) = Request{false, false, false, true, e.comm, kNone, kNone, 0, slot};
           }
           break;
         }
         default:
           break;
       }
-      for (uint32_t i = 0; i < e.completed_count; ++i) Complete(e, index, w_.ids[e.completed_begin + i], requests);
+      for (uint32_t i = 0; i < e.completed_count; ++i) Complete(e, index, w_.ids[e.completed_begin + i]);
     }
   }
 
+  // Sends and receives of one key pair in posting order (MPI's
+  // non-overtaking rule): both lists are sorted by key, stably, and walked
+  // side by side.
   void PairMessages() {
-    std::map<Key, std::vector<int64_t>> sends, receives;
-    for (size_t i = 0; i < sends_.size(); ++i) sends[sends_[i].key].push_back(static_cast<int64_t>(i));
+    std::vector<uint32_t> sends, receives;
+    sends.reserve(sends_.size());
+    for (size_t i = 0; i < sends_.size(); ++i) sends.push_back(static_cast<uint32_t>(i));
     for (size_t i = 0; i < receives_.size(); ++i) {
       const Operation& op = receives_[i];
       if (op.start == kNoEvent) continue;
@@ -187,36 +191,56 @@ class Matcher {
         ++out_.unresolved_receives;
         continue;
       }
-      receives[op.key].push_back(static_cast<int64_t>(i));
+      receives.push_back(static_cast<uint32_t>(i));
     }
+    auto by_key = [](const std::vector<Operation>& ops) {
+      return [&ops](uint32_t a, uint32_t b) { return ops[a].key < ops[b].key; };
+    };
+    std::stable_sort(sends.begin(), sends.end(), by_key(sends_));
+    std::stable_sort(receives.begin(), receives.end(), by_key(receives_));
     auto field = [](int64_t v) { return v == kNone ? std::string("?") : std::to_string(v); };
     auto describe = [&](const Key& k) {
       return "comm " + field(std::get<0>(k)) + ", " + field(std::get<1>(k)) + " -> " + field(std::get<2>(k)) +
              ", tag " + field(std::get<3>(k));
     };
-    for (auto& [key, list] : sends) {
-      auto it = receives.find(key);
-      const size_t n = it == receives.end() ? 0 : it->second.size();
-      for (size_t k = 0; k < list.size(); ++k) {
-        const Operation& s = sends_[list[k]];
-        if (k >= n) {
+    // The end of the run of equal keys starting at `at`.
+    auto run_end = [](const std::vector<uint32_t>& list, const std::vector<Operation>& ops, size_t at) {
+      size_t end = at + 1;
+      while (end < list.size() && ops[list[end]].key == ops[list[at]].key) ++end;
+      return end;
+    };
+    std::vector<std::pair<Key, size_t>> lone_receives;  // keys no send has: reported last
+    size_t s = 0, r = 0;
+    while (s < sends.size() || r < receives.size()) {
+      if (s == sends.size() || (r < receives.size() && receives_[receives[r]].key < sends_[sends[s]].key)) {
+        const size_t end = run_end(receives, receives_, r);
+        lone_receives.emplace_back(receives_[receives[r]].key, end - r);
+        r = end;
+        continue;
+      }
+      const Key& key = sends_[sends[s]].key;
+      const size_t s_end = run_end(sends, sends_, s);
+      const size_t r_end = r < receives.size() && receives_[receives[r]].key == key ? run_end(receives, receives_, r) : r;
+      for (size_t k = 0; s + k < s_end; ++k) {
+        const Operation& send = sends_[sends[s + k]];
+        if (r + k >= r_end) {
           ++out_.unmatched_sends;
           Example("send without receive: " + describe(key));
           continue;
         }
-        const Operation& r = receives_[it->second[k]];
-        out_.messages.push_back(Message{s.start, s.done, r.start, r.done, s.bytes});
+        const Operation& recv = receives_[receives[r + k]];
+        out_.messages.push_back(Message{send.start, send.done, recv.start, recv.done, send.bytes});
       }
-      if (n > list.size()) {
-        out_.unmatched_receives += static_cast<int64_t>(n - list.size());
+      if (r_end - r > s_end - s) {
+        out_.unmatched_receives += static_cast<int64_t>((r_end - r) - (s_end - s));
         Example("receive without send: " + describe(key));
       }
+      s = s_end;
+      r = r_end;
     }
-    for (auto& [key, list] : receives) {
-      if (!sends.count(key)) {
-        out_.unmatched_receives += static_cast<int64_t>(list.size());
-        Example("receive without send: " + describe(key));
-      }
+    for (const auto& [key, count] : lone_receives) {
+      out_.unmatched_receives += static_cast<int64_t>(count);
+      Example("receive without send: " + describe(key));
     }
     // Deterministic order: by the send's event index.
     std::sort(out_.messages.begin(), out_.messages.end(),
@@ -257,6 +281,8 @@ class Matcher {
   const window::Dictionary& dict_;
   Matching out_;
   std::vector<Operation> sends_, receives_;
+  IdTable<Request> requests_;   // the walked rank's requests, by id
+  IdTable<int64_t> messages_;   // its matched-probe message ids -> receive op
   std::map<std::pair<int64_t, int64_t>, int64_t> coll_count_;             // (rank, comm) -> calls
   std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> coll_calls_;  // (comm, k) -> slots
   std::vector<uint32_t> coll_entry_, coll_exit_;

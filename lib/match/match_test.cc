@@ -41,6 +41,30 @@ TEST(Match, BlockingAndNonblockingInOrderPerKey) {
   EXPECT_EQ(m.unmatched_sends + m.unmatched_receives + m.unresolved_receives, 0);
 }
 
+// Unmatched operations of each kind, counted per key and reported in key
+// order: keys with sends first (surplus sends one example each), then keys
+// only receives have.
+TEST(Match, UnmatchedSendsAndReceivesPerKey) {
+  const auto t = ReadOneWindow(
+      TestHeader(3) + TestMpi(0, 0, "MPI_Send", 1, 2, R"(,"peer":1,"tag":1,"bytes":8)") +
+      TestMpi(0, 1, "MPI_Send", 3, 4, R"(,"peer":1,"tag":1,"bytes":8)") +
+      TestMpi(0, 2, "MPI_Send", 5, 6, R"(,"peer":1,"tag":3,"bytes":8)") +
+      TestMpi(1, 0, "MPI_Recv", 1, 7, R"(,"peer":0,"tag":3,"bytes":8)") +
+      TestMpi(1, 1, "MPI_Recv", 8, 9, R"(,"peer":0,"tag":1,"bytes":8)") +
+      TestMpi(1, 2, "MPI_Recv", 10, 11, R"(,"peer":0,"tag":3,"bytes":8)") +
+      TestMpi(1, 3, "MPI_Recv", 12, 13, R"(,"peer":0,"tag":3,"bytes":8)") +
+      TestMpi(2, 0, "MPI_Recv", 1, 2, R"(,"peer":0,"tag":0,"bytes":8)") +
+      TestMpi(1, 4, "MPI_Recv", 14, 15, R"(,"peer":2,"tag":9,"bytes":8)"));
+  const Matching m = Match(t.window, t.dict);
+  EXPECT_EQ(Pairs(t, m), (std::vector<std::string>{"0:0>0:0 1:1>1:1", "0:2>0:2 1:0>1:0"}));
+  EXPECT_EQ(m.unmatched_sends, 1);
+  EXPECT_EQ(m.unmatched_receives, 4);
+  EXPECT_EQ(m.examples, (std::vector<std::string>{"send without receive: comm 0, 0 -> 1, tag 1",
+                                                  "receive without send: comm 0, 0 -> 1, tag 3",
+                                                  "receive without send: comm 0, 0 -> 2, tag 0",
+                                                  "receive without send: comm 0, 2 -> 1, tag 9"}));
+}
+
 // Request handles are any int64 a producer chose: ids beyond 32 bits (which
 // once were cut to their low bits, so 2^40 completed request 0) match too.
 TEST(Match, RequestIdsBeyond32Bits) {

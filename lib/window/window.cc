@@ -151,7 +151,7 @@ void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState&
     if (e.req == kNoId) return;
     Request& r = rank.requests.Get(e.req);
     if (r.active) --rank.active;  // a reused id: the old request is gone
-    r = Request{true, false, persistent, sends, receives};
+    r = Request{false, persistent, sends, receives};
     if (!persistent) start(e.req);
   };
   const bool peer_real = e.peer != -2;

@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/base/id_table.h"
 #include "lib/base/status.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/record.h"
@@ -102,48 +103,17 @@ class WindowReader {
   // What the reader tracks of each rank to tell a clean synchronization:
   // its requests, and the messages it has sent and received so far.
   struct Request {
-    bool exists = false;      // in the table (RequestTable's dense part)
     bool active = false;      // started, not yet completed
     bool persistent = false;
     bool sends = false;       // starting it sends a message
     bool receives = false;    // completing it receives a message
-  };
-  // A rank's requests by id. The collector's ids are small and reused once
-  // completed, so a vector indexed by id holds them; other producers' ids
-  // (large or negative) go to a hash map.
-  class RequestTable {
-   public:
-    Request* Find(int64_t id) {
-      if (Dense(id)) {
-        Request* r = static_cast<size_t>(id) < dense_.size() ? &dense_[id] : nullptr;
-        return r != nullptr && r->exists ? r : nullptr;
-      }
-      auto it = sparse_.find(id);
-      return it == sparse_.end() ? nullptr : &it->second;
-    }
-    Request& Get(int64_t id) {  // created if absent
-      if (!Dense(id)) return sparse_[id];
-      if (static_cast<size_t>(id) >= dense_.size()) dense_.resize(id + 1);
-      dense_[id].exists = true;
-      return dense_[id];
-    }
-    void Erase(int64_t id) {
-      if (Dense(id)) dense_[id] = Request{};
-      else sparse_.erase(id);
-    }
-
-   private:
-    static bool Dense(int64_t id) { return id >= 0 && id < kDenseIds; }
-    static constexpr int64_t kDenseIds = 1 << 12;  // at most 20 KB a rank
-    std::vector<Request> dense_;
-    std::unordered_map<int64_t, Request> sparse_;
   };
   struct RankState {
     int64_t expected = -1;  // events, from the rank record (-1: unknown)
     int64_t seen = 0;
     int64_t syncs = 0;  // global synchronizations completed
     int64_t active = 0;
-    RequestTable requests;
+    IdTable<Request> requests;  // by request id
     int64_t sent = 0, received = 0;  // messages, cumulative
     // At each global synchronization not yet judged: active requests,
     // messages sent and received (the first is synchronization `at_base` + 1).
