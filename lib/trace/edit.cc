@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "lib/base/name_table.h"
+#include "lib/trace/json_out.h"
 
 
 namespace rp::trace {
@@ -231,7 +232,7 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
     }
   }
   // Written straight into *out, sized for the longest result; integers as
-  // Encode writes them (std::to_chars).
+  // Encode writes them (WriteInt).
   size_t most = line.size() + 1;
   for (const IntEdit& edit : edits) most += edit.name.size() + 4 + 20;
   const size_t start = out->size();
@@ -241,7 +242,7 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
     std::memcpy(o, data, n);
     o += n;
   };
-  auto integer = [&o](int64_t value) { o = std::to_chars(o, o + 20, value).ptr; };
+  auto integer = [&o](int64_t value) { o = WriteInt(o, value); };
   size_t copied = 0;
   for (const Splice& s : std::span<const Splice>(splices, n)) {
     raw(line.data() + copied, s.begin - copied);
@@ -284,7 +285,7 @@ void EditSpans(std::string_view line, std::span<const SpanEdit> edits, std::stri
       *o++ = '"';
       *o++ = ':';
     }
-    o = std::to_chars(o, o + 20, edit.value).ptr;
+    o = WriteInt(o, edit.value);
   }
   std::memcpy(o, line.data() + copied, line.size() - copied);
   o += line.size() - copied;
