@@ -22,9 +22,9 @@ int32_t FunctionIndex(std::string_view name) {
   return index->Find(name);
 }
 
-Event ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids,
-              std::vector<trace::Completion>* resolved) {
-  Event e;
+void ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<trace::Completion>* resolved,
+             Event* out) {
+  Event& e = *out;  // every field set: no temporary to copy
   e.t0 = m.t0;
   e.t1 = m.t1;
   e.seq = m.seq;
@@ -43,22 +43,17 @@ Event ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids,
   e.phase = get(m.has_phase(), m.phase);
   e.bytes = m.has_bytes() ? m.bytes : 0;
   e.rbytes = m.has_rbytes() ? m.rbytes : 0;
-  if (m.has_completed()) {
-    e.completed_begin = static_cast<uint32_t>(ids->size());
-    e.completed_count = static_cast<uint32_t>(m.completed.size());
-    ids->insert(ids->end(), m.completed.begin(), m.completed.end());
-  }
-  if (m.has_reqs()) {
-    e.started_begin = static_cast<uint32_t>(ids->size());
-    e.started_count = static_cast<uint32_t>(m.reqs.size());
-    ids->insert(ids->end(), m.reqs.begin(), m.reqs.end());
-  }
-  if (m.has_resolved()) {
-    e.resolved_begin = static_cast<uint32_t>(resolved->size());
-    e.resolved_count = static_cast<uint32_t>(m.resolved.size());
-    resolved->insert(resolved->end(), m.resolved.begin(), m.resolved.end());
-  }
-  return e;
+  e.record = 0;
+  // An array's slice of the shared vector (empty when absent: a record's
+  // arrays keep stale values when it lacks them).
+  auto slice = [](bool has, const auto& from, auto* to, uint32_t* begin, uint32_t* count) {
+    *begin = static_cast<uint32_t>(to->size());
+    *count = has ? static_cast<uint32_t>(from.size()) : 0;
+    if (has) to->insert(to->end(), from.begin(), from.end());
+  };
+  slice(m.has_completed(), m.completed, ids, &e.completed_begin, &e.completed_count);
+  slice(m.has_reqs(), m.reqs, ids, &e.started_begin, &e.started_count);
+  slice(m.has_resolved(), m.resolved, resolved, &e.resolved_begin, &e.resolved_count);
 }
 
 void Window::Clear() {
@@ -278,9 +273,8 @@ Status WindowReader::CheckRecord() const {
 // Buffers record_ with its rank's level; accounts mpi records.
 Status WindowReader::BufferRecord() {
   RP_RETURN_IF_ERROR(CheckRecord());
-  Pending& p = pending_.emplace_back();
+  Pending& p = pending_.emplace_back();  // value-initialised: zeros
   WindowRecord& b = p.record;
-  b = {};
   b.type = record_.type;
   b.canonical = record_.canonical;
   b.last_field = static_cast<int8_t>(record_.last_field);
@@ -293,7 +287,7 @@ Status WindowReader::BufferRecord() {
   p.is_event = false;
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
-    p.event = ToEvent(m, &pending_ids_, &pending_resolved_);
+    ToEvent(m, &pending_ids_, &pending_resolved_, &p.event);
     p.is_event = true;
     b.rank = p.event.rank;
     b.time = m.t0;

@@ -167,9 +167,9 @@ class WindowReader {
 Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
                     const std::function<void(trace::HeaderRecord&)>& amend = nullptr, bool header_only = false);
 
-// Fills an Event from an mpi record (arrays appended to the window).
-Event ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids,
-              std::vector<trace::Completion>* resolved);
+// Fills *out from an mpi record (its arrays appended to ids and resolved).
+void ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<trace::Completion>* resolved,
+             Event* out);
 
 }  // namespace rp::window
 
