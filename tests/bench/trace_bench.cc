@@ -167,17 +167,23 @@ void Decode(benchmark::State& state, trace::LineDecoder::Path path) {
   state.counters["bytes/record"] = static_cast<double>(text.size() - trace::kDecodePadding) / n;
 }
 
-// Rewrites the slice's lines in memory as the stages do (lib/trace/edit.h):
-// rp-clocksync's new t0 and t1, rp-phases' appended phase id (marked
-// absent, as rp-phases does for canonical lines).
-enum class EditKind { kTimes, kPhase };
+// Rewrites the slice's lines in memory (lib/trace/edit.h): new t0 and t1,
+// or an appended phase id (marked absent, as for canonical lines), found by
+// EditInts; and new t0 and t1 at the places the decoder found (EditSpans,
+// what rp-clocksync does with canonical lines; the decoding is not timed).
+enum class EditKind { kTimes, kPhase, kTimesAtSpans };
 void Edit(benchmark::State& state, EditKind kind) {
   Corpus& corpus = TheCorpus();
   std::vector<std::string> lines;
+  std::vector<std::pair<trace::ValueSpan, trace::ValueSpan>> spans;
+  trace::LineDecoder decoder;
+  trace::Record record;
   for (const trace::MpiRecord& m : corpus.slice) {
     lines.emplace_back();
     trace::Encode(m, &lines.back());
     lines.back().pop_back();  // the newline
+    if (!decoder.Decode(lines.back(), &record).ok() || !record.canonical) std::abort();
+    spans.emplace_back(record.spans[trace::MpiRecord::k_t0], record.spans[trace::MpiRecord::k_t1]);
   }
   std::string out;
   int64_t bytes = 0;
@@ -186,7 +192,11 @@ void Edit(benchmark::State& state, EditKind kind) {
     int64_t i = 0;
     for (const std::string& line : lines) {
       ++i;
-      if (kind == EditKind::kTimes) {
+      if (kind == EditKind::kTimesAtSpans) {
+        const auto& [t0, t1] = spans[i - 1];
+        const trace::SpanEdit times[] = {{t0, 1000000000000 + i}, {t1, 1000000000100 + i}};
+        trace::EditSpans(line, times, &out);
+      } else if (kind == EditKind::kTimes) {
         const trace::IntEdit times[] = {{"t0", 1000000000000 + i}, {"t1", 1000000000100 + i}};
         trace::EditInts(trace::RecordType::kMpi, line, times, &out);
       } else {
@@ -204,6 +214,7 @@ void Edit(benchmark::State& state, EditKind kind) {
 
 BENCHMARK_CAPTURE(Edit, times, EditKind::kTimes)->Unit(benchmark::kMillisecond)->Repetitions(5);
 BENCHMARK_CAPTURE(Edit, phase, EditKind::kPhase)->Unit(benchmark::kMillisecond)->Repetitions(5);
+BENCHMARK_CAPTURE(Edit, times_at_spans, EditKind::kTimesAtSpans)->Unit(benchmark::kMillisecond)->Repetitions(5);
 BENCHMARK_CAPTURE(Decode, canonical_scan, trace::LineDecoder::Path::kCanonicalFirst)->Unit(benchmark::kMillisecond)->Repetitions(5);
 BENCHMARK_CAPTURE(Decode, simdjson, trace::LineDecoder::Path::kValidating)->Unit(benchmark::kMillisecond)->Repetitions(5);
 BENCHMARK_CAPTURE(Read, plain, false)->Unit(benchmark::kMillisecond)->Iterations(1);
