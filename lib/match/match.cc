@@ -194,7 +194,7 @@ class Matcher {
       receives.push_back(static_cast<uint32_t>(i));
     }
     auto by_key = [](const std::vector<Operation>& ops) {
-      return [&ops](uint32_t a, uint32_t b) { return ops[a].key < ops[b].key; };
+      return [ops = &ops](uint32_t a, uint32_t b) { return (*ops)[a].key < (*ops)[b].key; };
     };
     std::stable_sort(sends.begin(), sends.end(), by_key(sends_));
     std::stable_sort(receives.begin(), receives.end(), by_key(receives_));

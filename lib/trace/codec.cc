@@ -254,8 +254,6 @@ RP_RECORD_TYPES(RP_DEFINE_DECODE_FIELD)
 constexpr int kUnknownField = -1;
 constexpr int kTypeField = -2;
 
-
-
 // Index of the field named `key` among the record's fields, kTypeField for
 // "type", or kUnknownField. Lines written by this library have keys in
 // schema order, so the fields after the previous one are tried first.
