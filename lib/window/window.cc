@@ -273,7 +273,7 @@ Status WindowReader::CheckRecord() const {
 // Buffers record_ with its rank's level; accounts mpi records.
 Status WindowReader::BufferRecord() {
   RP_RETURN_IF_ERROR(CheckRecord());
-  Pending& p = pending_.emplace_back();  // value-initialised: zeros
+  Pending& p = pending_.emplace_back();  // fields at their defaults (no event, no rank)
   WindowRecord& b = p.record;
   b.type = record_.type;
   b.canonical = record_.canonical;
@@ -281,10 +281,7 @@ Status WindowReader::BufferRecord() {
   b.offset = pending_text_.size();
   b.length = static_cast<uint32_t>(record_.line.size());
   pending_text_.append(record_.line);
-  b.rank = -1;
-  b.event = -1;
   b.level = next_boundary_ - 1;  // records of no rank join the window being built
-  p.is_event = false;
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
     ToEvent(m, &pending_ids_, &pending_resolved_, &p.event);
