@@ -67,7 +67,9 @@ std::string Signature::Hex() const {
 Status Run(const cli::IoOptions& io, const Options& options) {
   (void)options;
   trace::InputSet input(cli::InputPaths(io), cli::ReaderOptionsFor(io));
-  window::WindowReader windows(input);
+  // A record's phase is its rank's synchronization level: windows need not
+  // wait for messages in flight to be received.
+  window::WindowReader windows(input, window::Boundaries::kEverySync);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));

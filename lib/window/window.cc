@@ -220,6 +220,7 @@ int64_t WindowReader::Reached() {
 }
 
 bool WindowReader::Clean(int64_t k) const {
+  if (boundaries_ == Boundaries::kEverySync) return true;
   int64_t sent = 0, received = 0;
   for (const RankState& r : ranks_) {
     if (r.at_base + static_cast<int64_t>(r.at.size()) < k) {
@@ -295,12 +296,13 @@ Status WindowReader::BufferRecord() {
     const bool held_fewest = Delivering(rank) && rank.syncs == fewest_;
     b.level = rank.syncs;
     ++rank.seen;
-    Account(m, p.event, rank);
+    const bool clean_only = boundaries_ == Boundaries::kClean;
+    if (clean_only) Account(m, p.event, rank);
     if (IsGlobalSync(p.event)) {
       b.global_sync = true;
       ++rank.syncs;
       most_ = std::max(most_, rank.syncs);
-      rank.at.push_back({rank.active, rank.sent, rank.received});
+      if (clean_only) rank.at.push_back({rank.active, rank.sent, rank.received});
     }
     if (held_fewest && (!Delivering(rank) || rank.syncs != fewest_) && --at_fewest_ == 0) recount_ = true;
   } else if (record_.type == trace::RecordType::kSample) {

@@ -82,9 +82,21 @@ struct Dictionary {
   bool SpansWorld(int64_t comm) const;
 };
 
+// Where a window may end.
+enum class Boundaries {
+  // At clean global synchronizations only: no message or request crosses a
+  // boundary, so message matching and graphs need nothing from other windows.
+  kClean,
+  // At every global synchronization: for stages that need only each
+  // record's synchronization level (rp-phases). Requests and messages are
+  // not tracked, and windows are as short as the run allows.
+  kEverySync,
+};
+
 class WindowReader {
  public:
-  explicit WindowReader(trace::InputSet& input) : input_(input) {}
+  explicit WindowReader(trace::InputSet& input, Boundaries boundaries = Boundaries::kClean)
+      : input_(input), boundaries_(boundaries) {}
 
   // Reads the header and the dictionary records that precede the first
   // event (the usual order); later dictionary records are still honoured.
@@ -142,6 +154,7 @@ class WindowReader {
   void Emit(int64_t below_level, bool ends_with_sync, Window* window);
 
   trace::InputSet& input_;
+  const Boundaries boundaries_;
   Dictionary dict_;
   trace::Record record_;
   bool have_first_ = false;  // record_ holds the first event, read by Start()

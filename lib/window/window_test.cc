@@ -23,11 +23,12 @@ std::string Mpi(int rank, int seq, const std::string& fn, int t0, int t1, const 
 }
 
 // Reads `text` in windows; returns each window's lines.
-std::vector<std::vector<std::string>> Windows(const std::string& text) {
+std::vector<std::vector<std::string>> Windows(const std::string& text,
+                                              Boundaries boundaries = Boundaries::kClean) {
   const std::string path = ::testing::TempDir() + "/window.ndjson";
   std::ofstream(path) << text;
   trace::InputSet input({path}, {});
-  WindowReader reader(input);
+  WindowReader reader(input, boundaries);
   EXPECT_TRUE(reader.Start().ok());
   std::vector<std::vector<std::string>> out;
   Window w;
@@ -81,6 +82,14 @@ TEST(Window, ActiveRequestOrMessageInFlightKeepsTheWindowOpen) {
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].size(), 11u);
   EXPECT_EQ(w[1].size(), 1u);
+  // Cut at every synchronization, each barrier ends a window: each rank's
+  // records up to it (rank 1's Recv comes after its second barrier).
+  const auto every = Windows(text, Boundaries::kEverySync);
+  ASSERT_EQ(every.size(), 4u);
+  EXPECT_EQ(every[0].size(), 3u);  // Irecv, Barrier, Barrier
+  EXPECT_EQ(every[1].size(), 5u);  // Send, Wait, Send, Barrier, Barrier
+  EXPECT_EQ(every[2].size(), 3u);  // Recv, Barrier, Barrier
+  EXPECT_EQ(every[3].size(), 1u);  // Finalize
 }
 
 // Request ids of other producers may be large or negative (the table keeps
