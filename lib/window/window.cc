@@ -274,20 +274,21 @@ Status WindowReader::CheckRecord() const {
 // Buffers record_ with its rank's level; accounts mpi records.
 Status WindowReader::BufferRecord() {
   RP_RETURN_IF_ERROR(CheckRecord());
-  Pending& p = pending_.emplace_back();  // fields at their defaults (no event, no rank)
-  WindowRecord& b = p.record;
+  WindowRecord& b = pending_.records.emplace_back();  // at its defaults (no event, no rank)
   b.type = record_.type;
   b.canonical = record_.canonical;
   b.last_field = static_cast<int8_t>(record_.last_field);
-  b.offset = pending_text_.size();
+  b.offset = pending_.text.size();
   b.length = static_cast<uint32_t>(record_.line.size());
-  pending_text_.append(record_.line);
+  pending_.text.append(record_.line);
   b.level = next_boundary_ - 1;  // records of no rank join the window being built
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
-    ToEvent(m, &pending_ids_, &pending_resolved_, &p.event);
-    p.is_event = true;
-    b.rank = p.event.rank;
+    b.event = static_cast<int32_t>(pending_.events.size());
+    Event& e = pending_.events.emplace_back();
+    ToEvent(m, &pending_.ids, &pending_.resolved, &e);
+    e.record = static_cast<uint32_t>(pending_.records.size() - 1);
+    b.rank = e.rank;
     b.time = m.t0;
     b.present = m.present;
     b.time_spans[0] = record_.spans[trace::MpiRecord::k_t0];
@@ -297,8 +298,8 @@ Status WindowReader::BufferRecord() {
     b.level = rank.syncs;
     ++rank.seen;
     const bool clean_only = boundaries_ == Boundaries::kClean;
-    if (clean_only) Account(m, p.event, rank);
-    if (IsGlobalSync(p.event)) {
+    if (clean_only) Account(m, e, rank);
+    if (IsGlobalSync(e)) {
       b.global_sync = true;
       ++rank.syncs;
       most_ = std::max(most_, rank.syncs);
@@ -321,42 +322,60 @@ void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window
   window->Clear();
   window->index = window_index_++;
   window->ends_with_sync = ends_with_sync;
-  // The window takes the pending buffers whole (records of later windows
-  // leave their bytes behind unused) and the pending buffers restart from
-  // the window's old, emptied ones: emitted text is never copied.
-  std::swap(window->text, pending_text_);
-  std::swap(window->ids, pending_ids_);
-  std::swap(window->resolved, pending_resolved_);
-  kept_.clear();
-  for (const Pending& p : pending_) {
-    const WindowRecord& b = p.record;
-    if (b.level >= below_level) {
-      Pending& k = kept_.emplace_back(p);
-      k.record.offset = pending_text_.size();
-      pending_text_.append(window->text, b.offset, b.length);
-      if (p.is_event) {
+  // The window takes the pending records whole, and pending restarts from
+  // the window's old, emptied vectors. Records of later windows move back
+  // to it; the others close up behind them. Records come in time order, so
+  // those of later windows are few and near the end: most records are
+  // neither copied nor moved.
+  std::swap(window->records, pending_.records);
+  std::swap(window->text, pending_.text);
+  std::swap(window->events, pending_.events);
+  std::swap(window->ids, pending_.ids);
+  std::swap(window->resolved, pending_.resolved);
+  std::vector<WindowRecord>& records = window->records;
+  std::vector<Event>& events = window->events;
+  size_t kept = 0, event_count = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    WindowRecord& r = records[i];
+    if (r.level >= below_level) {
+      ++kept;
+      WindowRecord& k = pending_.records.emplace_back(r);
+      k.offset = pending_.text.size();
+      pending_.text.append(window->text, r.offset, r.length);
+      if (r.event >= 0) {
+        k.event = static_cast<int32_t>(pending_.events.size());
+        Event& e = pending_.events.emplace_back(events[r.event]);
+        e.record = static_cast<uint32_t>(pending_.records.size() - 1);
         // Its array slices go back to the pending vectors too.
         auto carry = [](const auto& from, auto& to, uint32_t* begin, uint32_t count) {
           const auto first = from.begin() + *begin;
           *begin = static_cast<uint32_t>(to.size());
           to.insert(to.end(), first, first + count);
         };
-        carry(window->ids, pending_ids_, &k.event.completed_begin, p.event.completed_count);
-        carry(window->ids, pending_ids_, &k.event.started_begin, p.event.started_count);
-        carry(window->resolved, pending_resolved_, &k.event.resolved_begin, p.event.resolved_count);
+        carry(window->ids, pending_.ids, &e.completed_begin, e.completed_count);
+        carry(window->ids, pending_.ids, &e.started_begin, e.started_count);
+        carry(window->resolved, pending_.resolved, &e.resolved_begin, e.resolved_count);
       }
       continue;
     }
-    WindowRecord& r = window->records.emplace_back(b);
-    if (p.is_event) {
-      Event& e = window->events.emplace_back(p.event);
-      e.record = static_cast<uint32_t>(window->records.size() - 1);
-      r.event = static_cast<int32_t>(window->events.size() - 1);
-      if (static_cast<size_t>(e.rank) >= window->by_rank.size()) window->by_rank.resize(e.rank + 1);
-      window->by_rank[e.rank].push_back(static_cast<uint32_t>(r.event));
+    if (kept > 0) {  // close up: events keep the order of their records
+      const size_t to = i - kept;
+      if (r.event >= 0) {
+        events[event_count] = events[r.event];
+        events[event_count].record = static_cast<uint32_t>(to);
+        r.event = static_cast<int32_t>(event_count);
+      }
+      records[to] = r;
     }
+    event_count += r.event >= 0;
   }
-  std::swap(pending_, kept_);
+  records.resize(records.size() - kept);
+  events.resize(event_count);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
+    if (static_cast<size_t>(e.rank) >= window->by_rank.size()) window->by_rank.resize(e.rank + 1);
+    window->by_rank[e.rank].push_back(static_cast<uint32_t>(i));
+  }
   for (auto& indices : window->by_rank) {
     // Usually in seq order already.
     auto by_seq = [&](uint32_t a, uint32_t b) { return window->events[a].seq < window->events[b].seq; };
@@ -387,7 +406,7 @@ Expected<bool> WindowReader::Next(Window* window) {
       continue;
     }
     if (input_done_) {
-      if (pending_.empty()) return false;
+      if (pending_.records.empty()) return false;
       Emit(INT64_MAX, false, window);
       return true;
     }

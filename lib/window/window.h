@@ -109,7 +109,7 @@ class WindowReader {
   // Records read so far, for progress lines.
   int64_t records_read() const { return records_read_; }
   // True once the window last returned was the stream's last.
-  bool finished() const { return input_done_ && pending_.empty() && !have_first_; }
+  bool finished() const { return input_done_ && pending_.records.empty() && !have_first_; }
 
  private:
   // What the reader tracks of each rank to tell a clean synchronization:
@@ -135,14 +135,6 @@ class WindowReader {
     std::deque<AtSync> at;
     int64_t at_base = 0;
   };
-  // A record read but not yet in a window. Its text and arrays live in the
-  // pending_* buffers, which become the next window's (swapped, not copied).
-  struct Pending {
-    WindowRecord record;  // offset into pending_text_; event set when emitted
-    bool is_event = false;
-    Event event;  // array offsets into pending_ids_ and pending_resolved_
-  };
-
   void Account(const trace::MpiRecord& m, const Event& e, RankState& rank);
   bool IsGlobalSync(const Event& e) const;
   int64_t Reached();  // fewest synchronizations completed by a rank still delivering
@@ -161,10 +153,10 @@ class WindowReader {
   bool input_done_ = false;
   int64_t records_read_ = 0;
   std::vector<RankState> ranks_;
-  std::vector<Pending> pending_, kept_;
-  std::string pending_text_;
-  std::vector<int64_t> pending_ids_;
-  std::vector<trace::Completion> pending_resolved_;
+  // Records read but not yet in a window, with their text, events and
+  // arrays: it becomes the next window whole (swapped, not copied), less
+  // the records of later windows, which move back.
+  Window pending_;
   // Reached() kept up to date without a pass over the ranks per record:
   // the fewest synchronizations among delivering ranks, how many ranks are
   // there, and the most any rank completed; recounted when the fewest move.

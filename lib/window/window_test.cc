@@ -37,7 +37,17 @@ std::vector<std::vector<std::string>> Windows(const std::string& text,
     EXPECT_TRUE(more.ok()) << more.status().message();
     if (!more.ok() || !*more) break;
     std::vector<std::string> lines;
-    for (const WindowRecord& r : w.records) lines.emplace_back(w.line(r));
+    size_t events = 0;
+    for (size_t i = 0; i < w.records.size(); ++i) {
+      const WindowRecord& r = w.records[i];
+      lines.emplace_back(w.line(r));
+      if (r.event < 0) continue;
+      // Events are the mpi records in input order, each pointing back.
+      EXPECT_EQ(r.event, static_cast<int32_t>(events++));
+      EXPECT_EQ(w.events[r.event].record, i);
+      EXPECT_EQ(w.events[r.event].rank, r.rank);
+    }
+    EXPECT_EQ(w.events.size(), events);
     out.push_back(lines);
     EXPECT_EQ(w.index, static_cast<int64_t>(out.size()) - 1);
   }
@@ -219,10 +229,17 @@ TEST(Window, RecordsOfTheNextWindowKeepTheirTextAndArrays) {
   Window w;
   ASSERT_TRUE(*reader.Next(&w));
   ASSERT_EQ(w.records.size(), 2u);  // the two first barriers
+  EXPECT_EQ(w.line(w.records[1]), Strip(Mpi(0, 0, "MPI_Barrier", 4, 5)));
+  ASSERT_EQ(w.events.size(), 2u);
+  EXPECT_EQ(w.records[1].event, 1);
+  EXPECT_EQ(w.events[1].record, 1u);
+  EXPECT_EQ(w.events[1].rank, 0);
+  EXPECT_EQ(w.by_rank[0], (std::vector<uint32_t>{1}));
   ASSERT_TRUE(*reader.Next(&w));
   ASSERT_EQ(w.events.size(), 5u);
   EXPECT_EQ(w.line(w.records[0]), Strip(irecv));
   EXPECT_EQ(w.line(w.records[1]), Strip(waitall));
+  for (size_t i = 0; i < w.records.size(); ++i) EXPECT_EQ(w.events[w.records[i].event].record, i);
   const Event& done = w.events[w.records[1].event];
   ASSERT_EQ(done.completed_count, 1u);
   EXPECT_EQ(w.ids[done.completed_begin], 4);
