@@ -257,13 +257,23 @@ Status WindowReader::CheckRecord() const {
   if (record_.type != trace::RecordType::kMpi) return OkStatus();
   const trace::MpiRecord& m = record_.mpi;
   if (!rank_ok(m.rank)) return bad_rank("mpi", m.rank);
-  const std::pair<bool, int64_t> fields[] = {{m.has_site(), m.site},   {m.has_comm(), m.comm}, {m.has_peer(), m.peer},
-                                             {m.has_tag(), m.tag},     {m.has_rpeer(), m.rpeer}, {m.has_rtag(), m.rtag},
-                                             {m.has_root(), m.root},   {m.has_phase(), m.phase}};
+  // One test for all fields first: this runs for every record.
+  auto wide = [&m](int field, int64_t value) {
+    return ((m.present >> field) & 1) != 0 && (value <= INT32_MIN || value > INT32_MAX);
+  };
+  using M = trace::MpiRecord;
+  if (!(wide(M::k_site, m.site) | wide(M::k_comm, m.comm) | wide(M::k_peer, m.peer) | wide(M::k_tag, m.tag) |
+        wide(M::k_rpeer, m.rpeer) | wide(M::k_rtag, m.rtag) | wide(M::k_root, m.root) |
+        wide(M::k_phase, m.phase))) {
+    return OkStatus();
+  }
+  const std::pair<int, int64_t> fields[] = {{M::k_site, m.site},   {M::k_comm, m.comm}, {M::k_peer, m.peer},
+                                            {M::k_tag, m.tag},     {M::k_rpeer, m.rpeer}, {M::k_rtag, m.rtag},
+                                            {M::k_root, m.root},   {M::k_phase, m.phase}};
   constexpr const char* kNames[] = {"site", "comm", "peer", "tag", "rpeer", "rtag", "root", "phase"};
   for (size_t i = 0; i < std::size(fields); ++i) {
-    const auto [has, value] = fields[i];
-    if (has && (value <= INT32_MIN || value > INT32_MAX)) {
+    const auto [field, value] = fields[i];
+    if (wide(field, value)) {
       return InputError(input_.where() + ": mpi record field \"" + kNames[i] + "\" = " + std::to_string(value) +
                         " does not fit 32 bits (rank " + std::to_string(m.rank) + ", seq " + std::to_string(m.seq) + ")");
     }
