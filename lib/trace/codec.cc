@@ -432,6 +432,7 @@ class CanonicalScan {
   CanonicalScan(const char* p, const char* end) : begin_(p), p_(p), end_(end) {}
 
   RP_INLINE bool AtEnd() const { return p_ == end_; }
+  RP_INLINE bool AtNewline() const { return p_ != end_ && *p_ == '\n'; }
   RP_INLINE uint32_t offset() const { return static_cast<uint32_t>(p_ - begin_); }
   RP_INLINE bool Eat(char c) {
     if (p_ == end_ || *p_ != c) return false;
@@ -589,7 +590,7 @@ RP_RECORD_TYPES(RP_DEFINE_SCAN_FIELD)
 #undef RP_DEFINE_SCAN_FIELD
 #undef RP_SCAN_CASE
 
-// The fields after "type" up to the end of the line; false to fall back.
+// The fields after "type" through the closing brace; false to fall back.
 // Where each value lies goes to spans[index], the last member's index to
 // *last_field.
 template <typename R>
@@ -606,29 +607,32 @@ RP_INLINE bool ScanFields(CanonicalScan& scan, R* record, ValueSpan* spans, int*
     spans[index] = {begin, scan.offset()};
   }
   *last_field = index;
-  return scan.AtEnd() && (R::kRequiredMask & ~record->present) == 0;
+  return (R::kRequiredMask & ~record->present) == 0;
 }
 
-bool ScanCanonical(std::string_view text, Record* record) {
+// The record at the start of `text`: the whole of text, or (line_at) the
+// text up to a '\n'. Returns the record's length, 0 to fall back.
+size_t ScanCanonical(std::string_view text, Record* record, bool line_at) {
   CanonicalScan scan(text.data(), text.data() + text.size());
   std::string_view type_name;
-  if (!scan.Eat("{\"type\":") || !scan.Value(&type_name)) return false;
+  if (!scan.Eat("{\"type\":") || !scan.Value(&type_name)) return 0;
   // Most lines of a trace are mpi records.
   record->type = SameName(type_name, "mpi") ? RecordType::kMpi : RecordTypeFromName(type_name);
   switch (record->type) {
 #define RP_SCAN_TYPE_CASE(Camel, lower, doc)             \
   case RecordType::k##Camel:                             \
-    if (!ScanFields(scan, &record->lower, record->spans.data(), &record->last_field)) return false; \
+    if (!ScanFields(scan, &record->lower, record->spans.data(), &record->last_field)) return 0; \
     break;
     RP_RECORD_TYPES(RP_SCAN_TYPE_CASE)
 #undef RP_SCAN_TYPE_CASE
     case RecordType::kUnknown:
-      return false;  // only simdjson checks the rest is one JSON object
+      return 0;  // only simdjson checks the rest is one JSON object
   }
+  if (!(line_at ? scan.AtNewline() : scan.AtEnd())) return 0;
   if (!SameName(record->type_name, type_name)) record->type_name.assign(type_name);
-  record->line = text;
+  record->line = text.substr(0, scan.offset());
   record->canonical = true;
-  return true;
+  return scan.offset();
 }
 
 }  // namespace
@@ -650,15 +654,22 @@ LineDecoder::~LineDecoder() = default;
 int64_t LineDecoder::scanned() const { return impl_->scanned; }
 
 Status LineDecoder::DecodeCopy(std::string_view text, Record* record) {
-  if (impl_->scan && ScanCanonical(text, record)) return ++impl_->scanned, OkStatus();
+  if (impl_->scan && ScanCanonical(text, record, false) != 0) return ++impl_->scanned, OkStatus();
   impl_->copy.assign(text);
   impl_->copy.append(kDecodePadding, ' ');
   return impl_->Parse(std::string_view(impl_->copy.data(), text.size()), record);
 }
 
 Status LineDecoder::Decode(std::string_view text, Record* record) {
-  if (impl_->scan && ScanCanonical(text, record)) return ++impl_->scanned, OkStatus();
+  if (impl_->scan && ScanCanonical(text, record, false) != 0) return ++impl_->scanned, OkStatus();
   return impl_->Parse(text, record);
+}
+
+size_t LineDecoder::DecodeLineAt(std::string_view rest, Record* record) {
+  if (!impl_->scan) return 0;
+  const size_t length = ScanCanonical(rest, record, true);
+  impl_->scanned += length != 0;
+  return length;
 }
 
 Status LineDecoder::Impl::Parse(std::string_view text, Record* record) {

@@ -52,6 +52,13 @@ class LineDecoder {
   // before writing them. record->line may point into the decoder's copy.
   Status DecodeCopy(std::string_view text, Record* record);
 
+  // Decodes the line that starts `rest` if it is in Encode's form and its
+  // '\n' lies within `rest`: returns the line's length (without the '\n').
+  // Returns 0, and leaves *record unspecified, otherwise: the caller finds
+  // the line's end and calls Decode. Saves readers a separate pass to find
+  // line ends.
+  size_t DecodeLineAt(std::string_view rest, Record* record);
+
   // Lines decoded by the direct scan so far.
   int64_t scanned() const;
 

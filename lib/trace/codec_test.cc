@@ -195,8 +195,28 @@ TEST(Codec, RejectsBadLinesWithFieldAndRecord) {
 // Both decoding paths on one line: the same verdict, message and record.
 void ExpectSameDecoding(LineDecoder& fast, LineDecoder& validating, const std::string& line) {
   Record a, b;
+  const int64_t scanned = fast.scanned();
   const Status sa = DecodeLine(fast, line, &a);
   const Status sb = DecodeLine(validating, line, &b);
+  // Decoded where it lies, before the next line: the same lines are taken,
+  // with the same result; no others.
+  const bool took = fast.scanned() > scanned;
+  if (line.find('\n') == std::string::npos) {
+    Record at;
+    const std::string rest = line + "\n" + kCanonicalLines[4];
+    const size_t length = fast.DecodeLineAt(rest, &at);
+    EXPECT_EQ(length, took ? line.size() : 0) << line;
+    if (length != 0) {
+      EXPECT_EQ(at.line, line);
+      std::string ea, eb;
+      at.line = a.line = line;
+      EncodeRecord(at, &ea);
+      EncodeRecord(a, &eb);
+      EXPECT_EQ(ea, eb) << line;
+      EXPECT_EQ(fast.DecodeLineAt(line + "\r\n", &at), 0u) << line;
+      EXPECT_EQ(fast.DecodeLineAt(line, &at), 0u) << line;  // its end not in sight
+    }
+  }
   ASSERT_EQ(sa.ok(), sb.ok()) << line << "\n  direct scan: " << sa.message()
                               << "\n  simdjson: " << sb.message();
   EXPECT_EQ(sa.message(), sb.message()) << line;

@@ -99,6 +99,46 @@ TEST(Reader, LinesCrossingBufferBoundariesSurvive) {
   }
 }
 
+std::string Mpi(int seq) {
+  return R"({"type":"mpi","rank":1,"seq":)" + std::to_string(seq) + R"(,"fn":"MPI_Send","t0":10,"t1":20})";
+}
+
+// Canonical lines are decoded where they lie in the buffer (no pass to find
+// their end): the same records, line numbers and errors as any other line.
+TEST(Reader, CanonicalLinesReadLikeAnyOther) {
+  const std::string reordered = R"({"type":"mpi","seq":3,"rank":1,"fn":"MPI_Send","t1":20,"t0":10})";
+  const std::string text = kHeader + "\n" + Mpi(1) + "\n" + Mpi(2) + "\r\n\n" + reordered + "\n" + Mpi(4) +
+                           "\n" + Mpi(5);  // no final newline
+  ReadResult r = ReadAll(WriteFile("canonical.ndjson", text));
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.lines, (std::vector<std::string>{kHeader, Mpi(1), Mpi(2), reordered, Mpi(4), Mpi(5)}));
+  EXPECT_EQ(r.line_numbers, (std::vector<int64_t>{1, 2, 3, 5, 6, 7}));
+  auto reader = Reader::Open(TempPath("canonical.ndjson"));
+  ASSERT_TRUE(reader.ok());
+  Record record;
+  for (int64_t seq = 0; seq <= 5; ++seq) {
+    ASSERT_TRUE(*(*reader)->Next(&record));
+    if (seq == 0) continue;
+    EXPECT_EQ(record.type, RecordType::kMpi);
+    EXPECT_EQ(record.type_name, "mpi");
+    EXPECT_EQ(record.mpi.seq, seq);
+    EXPECT_EQ(record.mpi.t1, 20);
+    EXPECT_EQ(record.line, seq == 3 ? reordered : Mpi(seq));
+  }
+  // A canonical line longer than the limit is refused like any other.
+  ReaderOptions small;
+  small.max_line = Mpi(1).size() - 1;
+  ReadResult limited = ReadAll(WriteFile("canonical-long.ndjson", kHeader + "\n" + Mpi(1) + "\n"), small);
+  EXPECT_NE(limited.error.find("canonical-long.ndjson:2: line is " + std::to_string(Mpi(1).size()) + " bytes"),
+            std::string::npos) << limited.error;
+  // A later header of another schema is checked.
+  const std::string later = kHeader + "\n" + Mpi(1) + "\n" +
+                            R"({"type":"header","schema":"rp-trace/2","producer":["x"]})" "\n" + Mpi(2) + "\n";
+  ReadResult two = ReadAll(WriteFile("canonical-header.ndjson", later));
+  EXPECT_NE(two.error.find("canonical-header.ndjson:3: schema \"rp-trace/2\" is not supported"), std::string::npos)
+      << two.error;
+}
+
 struct BadInput {
   std::string name;
   std::string bytes;
