@@ -295,9 +295,12 @@ Status WindowReader::BufferRecord() {
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
     b.event = static_cast<int32_t>(pending_.events.size());
-    Event& e = pending_.events.emplace_back();
-    ToEvent(m, &pending_.ids, &pending_.resolved, &e);
-    e.record = static_cast<uint32_t>(pending_.records.size() - 1);
+    // Built here and copied in: emplace_back() would first clear the
+    // vector's slot with a slow `rep stos`, and ToEvent sets every field.
+    Event built;
+    ToEvent(m, &pending_.ids, &pending_.resolved, &built);
+    built.record = static_cast<uint32_t>(pending_.records.size() - 1);
+    const Event& e = pending_.events.emplace_back(built);
     b.rank = e.rank;
     b.time = m.t0;
     b.present = m.present;
