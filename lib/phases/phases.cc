@@ -90,10 +90,14 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     if (!more) break;
     progress.Update(windows.records_read(), input.raw_bytes());
     std::map<int64_t, Phase> phases;
+    Phase* last = nullptr;  // runs of records share a level: one map lookup per run
     for (size_t i = 0; i < w.records.size(); ++i) {
       const window::WindowRecord& r = w.records[i];
-      Phase& p = phases[r.level];
-      p.id = r.level;
+      if (last == nullptr || last->id != r.level) {
+        last = &phases[r.level];
+        last->id = r.level;
+      }
+      Phase& p = *last;
       p.records.push_back(i);
       if (r.event < 0) continue;
       const window::Event& e = w.events[r.event];

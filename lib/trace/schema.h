@@ -337,7 +337,7 @@ using Extras = std::vector<std::pair<std::string, std::string>>;
     /* Forgets every field; keeps allocated capacity for reuse. */         \
     void Clear() {                                                         \
       present = 0;                                                         \
-      extra.clear();                                                       \
+      if (!extra.empty()) extra.clear();  /* a call, even when empty */    \
     }                                                                      \
   };                                                                       \
   static_assert(Camel##Record::kFieldCount <= 64);
