@@ -242,9 +242,30 @@ class Matcher {
       out_.unmatched_receives += static_cast<int64_t>(count);
       Example("receive without send: " + describe(key));
     }
-    // Deterministic order: by the send's event index.
-    std::sort(out_.messages.begin(), out_.messages.end(),
-              [](const Message& a, const Message& b) { return a.send != b.send ? a.send < b.send : a.recv < b.recv; });
+    SortBySend(&out_.messages);
+  }
+
+  // Deterministic order: by the send's event index, then the receive's
+  // (then the rest, for Startall pairs that share both events). A
+  // counting sort over the window's events (linear; most events start at
+  // most one send), then the rare runs of one send (MPI_Startall) by receive.
+  void SortBySend(std::vector<Message>* messages) {
+    std::vector<uint32_t> start(w_.events.size() + 1, 0);
+    for (const Message& m : *messages) ++start[m.send + 1];
+    for (size_t e = 1; e < start.size(); ++e) start[e] += start[e - 1];
+    std::vector<Message> sorted(messages->size());
+    for (const Message& m : *messages) sorted[start[m.send]++] = m;
+    for (size_t i = 0; i < sorted.size();) {
+      size_t end = i + 1;
+      while (end < sorted.size() && sorted[end].send == sorted[i].send) ++end;
+      if (end - i > 1) {
+        std::sort(sorted.begin() + i, sorted.begin() + end, [](const Message& a, const Message& b) {
+          return std::tie(a.recv, a.recv_done, a.send_done, a.bytes) < std::tie(b.recv, b.recv_done, b.send_done, b.bytes);
+        });
+      }
+      i = end;
+    }
+    messages->swap(sorted);
   }
 
   void GroupCollectives() {
