@@ -122,6 +122,21 @@ TEST(Match, PersistentSendrecvMatchedProbeAndProcNull) {
   EXPECT_EQ(m.unmatched_sends + m.unmatched_receives, 0);
 }
 
+// One Startall sends two messages: ordered by send, then by receive event
+// (rank 2's receive is read first), whatever order the keys pair them in.
+TEST(Match, MessagesOfOneSendEventOrderedByReceive) {
+  const auto t = ReadOneWindow(
+      TestHeader(3) + TestMpi(2, 0, "MPI_Recv", 1, 9, R"(,"peer":0,"tag":1,"bytes":8)") +
+      TestMpi(0, 0, "MPI_Send_init", 1, 2, R"(,"peer":1,"tag":1,"bytes":8,"req":0)") +
+      TestMpi(0, 1, "MPI_Send_init", 3, 4, R"(,"peer":2,"tag":1,"bytes":8,"req":1)") +
+      TestMpi(0, 2, "MPI_Startall", 5, 6, R"(,"reqs":[0,1])") +
+      TestMpi(0, 3, "MPI_Waitall", 7, 8, R"(,"completed":[0,1])") +
+      TestMpi(1, 0, "MPI_Recv", 1, 9, R"(,"peer":0,"tag":1,"bytes":8)"));
+  const Matching m = Match(t.window, t.dict);
+  EXPECT_EQ(Pairs(t, m), (std::vector<std::string>{"0:2>0:3 2:0>2:0", "0:2>0:3 1:0>1:0"}));
+  EXPECT_EQ(m.unmatched_sends + m.unmatched_receives, 0);
+}
+
 TEST(Match, CollectiveInstancesInCommunicatorOrder) {
   // Comm 1 lists its members as [2, 0]; the Ibarrier completes in a Wait.
   const auto t = ReadOneWindow(
