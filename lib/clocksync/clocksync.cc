@@ -232,10 +232,12 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     }
     order.resize(w.records.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    auto by_time = [&](size_t a, size_t b) {
       if (sample_time[a] != sample_time[b]) return sample_time[a] < sample_time[b];
       return w.records[a].rank < w.records[b].rank;
-    });
+    };
+    // Often in order already: a pass instead of a sort.
+    if (!std::is_sorted(order.begin(), order.end(), by_time)) std::stable_sort(order.begin(), order.end(), by_time);
     for (size_t i : order) {
       const window::WindowRecord& r = w.records[i];
       if (r.event < 0 && r.type != trace::RecordType::kSample) {
