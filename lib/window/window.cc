@@ -281,7 +281,8 @@ Status WindowReader::CheckRecord() const {
   return OkStatus();
 }
 
-// Buffers record_ with its rank's level; accounts mpi records.
+// Buffers record_ with its rank's level; accounts the requests and messages
+// of mpi records when windows must end clean.
 Status WindowReader::BufferRecord() {
   RP_RETURN_IF_ERROR(CheckRecord());
   WindowRecord& b = pending_.records.emplace_back();  // at its defaults (no event, no rank)
