@@ -8,8 +8,9 @@
 // orders collectives on a communicator), so no synchronized clock is needed
 // to find it. It is clean, and ends a window, when at that point no rank has
 // an active request and every message sent has been received (as the
-// mpi-graph paper splits its graph, §graph construction). A run that never
-// synchronizes is one window.
+// mpi-graph paper splits its graph, §graph construction). Stages that need
+// no messages may cut at every global synchronization instead
+// (Boundaries::kEverySync). A run that never synchronizes is one window.
 //
 //   WindowReader reader(inputs);
 //   RP_RETURN_IF_ERROR(reader.Start());        // header and dictionaries
