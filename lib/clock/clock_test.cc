@@ -36,14 +36,16 @@ TEST(Repair, LateReceiveEndMovesAndShiftsTheRestOfItsRank) {
                          TestMpi(0, 1, "MPI_Recv", 120, 200, R"(,"peer":1,"tag":2)") +
                          TestMpi(1, 0, "MPI_Recv", 50, 80, R"(,"peer":0,"tag":1)") +
                          TestMpi(1, 1, "MPI_Send", 90, 95, R"(,"peer":0,"tag":2)"));
-  const match::Matching m = match::Match(t.window, t.dict);
-  const Violations before = CountViolations(t.window, m, 0);
+  const match::Matching matching = match::Match(t.window, t.dict);
+  Constraints constraints;
+  constraints.Build(t.window, matching);
+  const Violations before = CountViolations(t.window, constraints, 0);
   EXPECT_EQ(before.messages, 1);
   EXPECT_EQ(before.worst, 20);
   RepairOptions options;
   options.amortize = false;
   std::vector<int64_t> shift;
-  const RepairResult result = Repair(&t.window, m, options, &shift);
+  const RepairResult result = Repair(&t.window, constraints, options, &shift);
   EXPECT_EQ(shift, (std::vector<int64_t>{0, 20}));
   using P = std::vector<std::pair<int64_t, int64_t>>;
   EXPECT_EQ(Times(t.window, 0), (P{{100, 110}, {120, 200}}));
@@ -51,7 +53,7 @@ TEST(Repair, LateReceiveEndMovesAndShiftsTheRestOfItsRank) {
   EXPECT_EQ(result.ranks[1].moved, 2);
   EXPECT_EQ(result.ranks[1].max_shift, 20);
   EXPECT_EQ(result.ranks[0].moved, 0);
-  EXPECT_EQ(CountViolations(t.window, m, 0).messages, 0);
+  EXPECT_EQ(CountViolations(t.window, constraints, 0).messages, 0);
 }
 
 TEST(Repair, ACycleOfMessagesIsBrokenAtTheEarliestEvent) {
@@ -64,11 +66,13 @@ TEST(Repair, ACycleOfMessagesIsBrokenAtTheEarliestEvent) {
                          TestMpi(0, 1, "MPI_Send", 30, 40, R"(,"peer":1,"tag":2)") +
                          TestMpi(1, 0, "MPI_Recv", 10, 20, R"(,"peer":0,"tag":2)") +
                          TestMpi(1, 1, "MPI_Send", 30, 40, R"(,"peer":0,"tag":1)"));
-  const match::Matching m = match::Match(t.window, t.dict);
+  const match::Matching matching = match::Match(t.window, t.dict);
+  Constraints constraints;
+  constraints.Build(t.window, matching);
   RepairOptions options;
   options.amortize = false;
   std::vector<int64_t> shift;
-  const RepairResult result = Repair(&t.window, m, options, &shift);
+  const RepairResult result = Repair(&t.window, constraints, options, &shift);
   EXPECT_EQ(result.cycles_broken, 1);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   EXPECT_EQ(Times(t.window, 0), (P{{10, 20}, {30, 40}}));
@@ -88,13 +92,15 @@ TEST(Repair, AmortisationRampsTheJumpIntoTheTimeBeforeIt) {
                          TestMpi(1, 0, "MPI_Send", 10, 20, R"(,"peer":0,"tag":3)") +
                          TestMpi(1, 1, "MPI_Recv", 50, 80, R"(,"peer":0,"tag":1)") +
                          TestMpi(1, 2, "MPI_Send", 90, 95, R"(,"peer":0,"tag":2)"));
-  const match::Matching m = match::Match(t.window, t.dict);
+  const match::Matching matching = match::Match(t.window, t.dict);
+  Constraints constraints;
+  constraints.Build(t.window, matching);
   std::vector<int64_t> shift;
-  Repair(&t.window, m, RepairOptions{}, &shift);
+  Repair(&t.window, constraints, RepairOptions{}, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   EXPECT_EQ(Times(t.window, 1), (P{{10, 22}, {61, 100}, {110, 115}}));
   EXPECT_EQ(Times(t.window, 0), (P{{100, 110}, {120, 130}, {140, 200}}));
-  EXPECT_EQ(CountViolations(t.window, m, 0).messages, 0);
+  EXPECT_EQ(CountViolations(t.window, constraints, 0).messages, 0);
 }
 
 TEST(Repair, AmortisationStopsWhereASendWouldPassItsReceive) {
@@ -107,14 +113,16 @@ TEST(Repair, AmortisationStopsWhereASendWouldPassItsReceive) {
                          TestMpi(1, 0, "MPI_Barrier", 10, 20, R"(,"comm":7)") +
                          TestMpi(1, 1, "MPI_Send", 60, 62, R"(,"peer":0,"tag":3)") +
                          TestMpi(1, 2, "MPI_Recv", 70, 80, R"(,"peer":0,"tag":1)"));
-  const match::Matching m = match::Match(t.window, t.dict);
+  const match::Matching matching = match::Match(t.window, t.dict);
+  Constraints constraints;
+  constraints.Build(t.window, matching);
   std::vector<int64_t> shift;
-  Repair(&t.window, m, RepairOptions{}, &shift);
+  Repair(&t.window, constraints, RepairOptions{}, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   // Recv: start 70 -> +17 (ramp), end jumps to 100; Send end 62 -> min(17,
   // ramp 14) = +14 -> 76, start 60 -> cap +1 -> 61; Barrier end 20 -> +1.
   EXPECT_EQ(Times(t.window, 1), (P{{10, 21}, {61, 76}, {87, 100}}));
-  EXPECT_EQ(CountViolations(t.window, m, 0).messages, 0);
+  EXPECT_EQ(CountViolations(t.window, constraints, 0).messages, 0);
 }
 
 TEST(Repair, CollectiveExitsFollowTheEntriesTheyWaitFor) {
@@ -129,18 +137,20 @@ TEST(Repair, CollectiveExitsFollowTheEntriesTheyWaitFor) {
                          TestMpi(2, 0, "MPI_Bcast", 25, 35, R"(,"root":0)") +
                          TestMpi(0, 1, "MPI_Barrier", 100, 150) + TestMpi(1, 1, "MPI_Barrier", 110, 150) +
                          TestMpi(2, 1, "MPI_Barrier", 40, 60) + TestMpi(2, 2, "MPI_Finalize", 160, 170));
-  const match::Matching m = match::Match(t.window, t.dict);
-  EXPECT_EQ(m.mismatched_collectives, 0);
-  const Violations before = CountViolations(t.window, m, 0);
+  const match::Matching matching = match::Match(t.window, t.dict);
+  Constraints constraints;
+  constraints.Build(t.window, matching);
+  EXPECT_EQ(matching.mismatched_collectives, 0);
+  const Violations before = CountViolations(t.window, constraints, 0);
   EXPECT_EQ(before.collectives, 2);
   EXPECT_EQ(before.worst, 50);
   std::vector<int64_t> shift;
-  Repair(&t.window, m, RepairOptions{}, &shift);
+  Repair(&t.window, constraints, RepairOptions{}, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   EXPECT_EQ(Times(t.window, 0), (P{{20, 30}, {100, 150}}));
   EXPECT_EQ(Times(t.window, 1), (P{{10, 20}, {115, 155}}));
   EXPECT_EQ(Times(t.window, 2), (P{{25, 50}, {63, 115}}));
-  EXPECT_EQ(CountViolations(t.window, m, 0).collectives, 0);
+  EXPECT_EQ(CountViolations(t.window, constraints, 0).collectives, 0);
 }
 
 TEST(Gaps, ConstantGapsBetweenSynchronizationExitsGiveTheOffset) {

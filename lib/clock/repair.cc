@@ -24,9 +24,6 @@ struct Gate {
   uint32_t end = 0;
   int32_t parent = -1;
   int32_t child = -1;  // prefix chains: the next gate, whose parent this is
-  // Forward pass state.
-  int64_t value = INT64_MIN;
-  int32_t waiting = 0;
 };
 
 // Event -> gate lists, compressed: the gates of event e are
@@ -39,7 +36,9 @@ struct EventGates {
   }
 };
 
-struct Gates {
+}  // namespace
+
+struct Constraints::Gates {
   std::vector<Gate> gates;
   std::vector<uint32_t> members;
   size_t message_gates = 0;  // gates [0, message_gates) are messages
@@ -54,10 +53,18 @@ struct Gates {
   }
 };
 
+namespace {
+
+using Gates = Constraints::Gates;
+
 // Appends gates one at a time: Source()s, then Dependent()s, then Finish().
 class GateBuilder {
  public:
-  explicit GateBuilder(Gates* out) : out_(*out) { Begin(); }
+  explicit GateBuilder(Gates* out) : out_(*out) {
+    out_.gates.clear();
+    out_.members.clear();
+    Begin();
+  }
 
   void Source(uint32_t e) {
     if (e != kNoEvent) out_.members.push_back(e);
@@ -119,8 +126,8 @@ class GateBuilder {
   int64_t dependents_at_ = -1;
 };
 
-Gates BuildGates(const window::Window& w, const match::Matching& matching) {
-  Gates out;
+void BuildGates(const window::Window& w, const match::Matching& matching, Gates* gates) {
+  Gates& out = *gates;
   GateBuilder add(&out);
   for (const match::Message& m : matching.messages) {
     add.Source(m.send);
@@ -173,7 +180,6 @@ Gates BuildGates(const window::Window& w, const match::Matching& matching) {
     }
   }
   add.Index(w.events.size());
-  return out;
 }
 
 // The latest source start of gate g (its parent's included) at current times.
@@ -187,15 +193,22 @@ int64_t GateValue(const Gates& gates, const window::Window& w, int32_t g) {
 
 }  // namespace
 
+Constraints::Constraints() : gates_(std::make_unique<Gates>()) {}
+Constraints::~Constraints() = default;
+
+void Constraints::Build(const window::Window& window, const match::Matching& matching) {
+  BuildGates(window, matching, gates_.get());
+}
+
 void Violations::Add(const Violations& o) {
   messages += o.messages;
   collectives += o.collectives;
   worst = std::max(worst, o.worst);
 }
 
-Violations CountViolations(const window::Window& w, const match::Matching& matching, int64_t min_latency) {
+Violations CountViolations(const window::Window& w, const Constraints& constraints, int64_t min_latency) {
   Violations v;
-  const Gates gates = BuildGates(w, matching);
+  const Gates& gates = constraints.gates();
   for (size_t g = 0; g < gates.gates.size(); ++g) {
     const int64_t earliest = GateValue(gates, w, static_cast<int32_t>(g)) + min_latency;
     for (uint32_t d : gates.dependents(static_cast<int32_t>(g))) {
@@ -208,17 +221,24 @@ Violations CountViolations(const window::Window& w, const match::Matching& match
   return v;
 }
 
-RepairResult Repair(window::Window* window, const match::Matching& matching, const RepairOptions& options,
+RepairResult Repair(window::Window* window, const Constraints& constraints, const RepairOptions& options,
                     std::vector<int64_t>* carried) {
   window::Window& w = *window;
-  Gates gates = BuildGates(w, matching);
+  const Gates& gates = constraints.gates();
   const size_t ranks = w.by_rank.size();
   RepairResult result;
   result.ranks.resize(ranks);
   std::vector<std::pair<int64_t, int64_t>> before(w.events.size());
   for (size_t i = 0; i < w.events.size(); ++i) before[i] = {w.events[i].t0, w.events[i].t1};
 
-  for (Gate& g : gates.gates) g.waiting = static_cast<int32_t>(g.dependents_at - g.sources_at) + (g.parent >= 0 ? 1 : 0);
+  // Forward pass state of each gate: the latest source start so far, and
+  // how many sources (and parent) have yet to start (complete).
+  std::vector<int64_t> value(gates.gates.size(), INT64_MIN);
+  std::vector<int32_t> waiting(gates.gates.size());
+  for (size_t g = 0; g < gates.gates.size(); ++g) {
+    const Gate& gate = gates.gates[g];
+    waiting[g] = static_cast<int32_t>(gate.dependents_at - gate.sources_at) + (gate.parent >= 0 ? 1 : 0);
+  }
   std::vector<size_t> position(ranks, 0);
   if (carried->size() < ranks) carried->resize(ranks, 0);
   std::vector<int64_t>& shift = *carried;
@@ -238,7 +258,7 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
   };
   auto ready = [&](uint32_t e) {
     for (int32_t g : gates.waits[e]) {
-      if (gates.gates[g].waiting > 0) return false;
+      if (waiting[g] > 0) return false;
     }
     return true;
   };
@@ -262,9 +282,8 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
       const int32_t g = completed_gates.back();
       completed_gates.pop_back();
       if (const int32_t child = gates.gates[g].child; child >= 0) {
-        Gate& c = gates.gates[child];
-        c.value = std::max(c.value, gates.gates[g].value);
-        if (--c.waiting == 0) completed_gates.push_back(child);
+        value[child] = std::max(value[child], value[g]);
+        if (--waiting[child] == 0) completed_gates.push_back(child);
       }
       for (uint32_t d : gates.dependents(g)) offer(w.events[d].rank);
     }
@@ -275,9 +294,8 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
     Event& ev = w.events[e];
     ev.t0 += shift[r];
     for (int32_t g : gates.feeds[e]) {
-      Gate& gate = gates.gates[g];
-      gate.value = std::max(gate.value, ev.t0);
-      if (--gate.waiting == 0) complete_gate(g);
+      value[g] = std::max(value[g], ev.t0);
+      if (--waiting[g] == 0) complete_gate(g);
     }
     offer(r);
   };
@@ -309,7 +327,7 @@ RepairResult Repair(window::Window* window, const match::Matching& matching, con
     ev.t1 += shift[r];
     int64_t required = INT64_MIN;
     for (int32_t g : gates.waits[e]) {
-      if (gates.gates[g].value != INT64_MIN) required = std::max(required, gates.gates[g].value + options.min_latency);
+      if (value[g] != INT64_MIN) required = std::max(required, value[g] + options.min_latency);
     }
     if (required != INT64_MIN && ev.t1 < required) {
       const int64_t delta = required - ev.t1;

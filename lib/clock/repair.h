@@ -13,6 +13,7 @@
 #define RP_LIB_CLOCK_REPAIR_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "lib/match/match.h"
@@ -33,9 +34,26 @@ struct Violations {
   void Add(const Violations& o);
 };
 
+// What a window's matched messages and collectives require of its event
+// times: each is a gate, whose dependents must end at least the minimal
+// latency after the latest start of its sources. Built once per window and
+// shared by CountViolations and Repair (which do not change it); Build
+// reuses the memory of the window before.
+class Constraints {
+ public:
+  struct Gates;
+
+  Constraints();
+  ~Constraints();
+  void Build(const window::Window& window, const match::Matching& matching);
+  const Gates& gates() const { return *gates_; }
+
+ private:
+  std::unique_ptr<Gates> gates_;
+};
+
 // Counts the violated constraints of a window at its events' current times.
-Violations CountViolations(const window::Window& window, const match::Matching& matching,
-                           int64_t min_latency);
+Violations CountViolations(const window::Window& window, const Constraints& constraints, int64_t min_latency);
 
 struct RankRepair {
   int64_t moved = 0;      // events whose times changed
@@ -51,7 +69,7 @@ struct RepairResult {
 // `shift` (by rank, grown as needed) is what earlier windows moved each rank
 // by: it applies from the start of this window, and on return holds the
 // shift at its end, so that intervals across windows keep their lengths.
-RepairResult Repair(window::Window* window, const match::Matching& matching, const RepairOptions& options,
+RepairResult Repair(window::Window* window, const Constraints& constraints, const RepairOptions& options,
                     std::vector<int64_t>* shift);
 
 }  // namespace rp::clock

@@ -184,6 +184,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   std::vector<std::string> examples;
   std::vector<int64_t> carried_shift(ranks, 0);  // repair shifts go on across windows
   window::Window w;
+  clock::Constraints constraints;
   std::vector<int64_t> sample_time;
   std::vector<size_t> order;
   cli::Progress progress("rp-clocksync", io.verbosity);
@@ -209,16 +210,17 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     for (const std::string& example : matching.examples) {
       if (examples.size() < 5) examples.push_back(example);
     }
-    mapped_violations.Add(clock::CountViolations(w, matching, options.min_latency));
+    constraints.Build(w, matching);
+    mapped_violations.Add(clock::CountViolations(w, constraints, options.min_latency));
     if (options.repair) {
-      const clock::RepairResult result = clock::Repair(&w, matching, repair_options, &carried_shift);
+      const clock::RepairResult result = clock::Repair(&w, constraints, repair_options, &carried_shift);
       cycles += result.cycles_broken;
       for (size_t r = 0; r < result.ranks.size() && r < summary.size(); ++r) {
         summary[r].moved += result.ranks[r].moved;
         summary[r].max_shift = std::max(summary[r].max_shift, result.ranks[r].max_shift);
       }
     }
-    final_violations.Add(clock::CountViolations(w, matching, options.min_latency));
+    final_violations.Add(clock::CountViolations(w, constraints, options.min_latency));
 
     // New times of the window's records; records of no rank stay first.
     sample_time.assign(w.records.size(), INT64_MIN);
