@@ -28,6 +28,47 @@ struct Operation {
   bool resolved = true;  // the key is known (not a wildcard awaiting its status)
 };
 
+// Numbers for keys, 0, 1, ... in order of first appearance: open addressing
+// over a mix of the key's fields, at most half full.
+class KeyNumbers {
+ public:
+  uint32_t Of(const Key& key) {
+    if (2 * (keys_.size() + 1) > slots_.size()) Grow();
+    size_t slot = Hash(key) & mask_;
+    for (; slots_[slot] != kEmpty; slot = (slot + 1) & mask_) {
+      if (keys_[slots_[slot]] == key) return slots_[slot];
+    }
+    slots_[slot] = static_cast<uint32_t>(keys_.size());
+    keys_.push_back(key);
+    return slots_[slot];
+  }
+  size_t size() const { return keys_.size(); }
+  const Key& key(uint32_t number) const { return keys_[number]; }
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  static size_t Hash(const Key& k) {
+    const uint64_t h = static_cast<uint64_t>(std::get<0>(k)) * 0x9E3779B97F4A7C15ull ^
+                       static_cast<uint64_t>(std::get<1>(k)) * 0xC2B2AE3D27D4EB4Full ^
+                       static_cast<uint64_t>(std::get<2>(k)) * 0x165667B19E3779F9ull ^
+                       static_cast<uint64_t>(std::get<3>(k)) * 0x27D4EB2F165667C5ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+  void Grow() {
+    slots_.assign(slots_.empty() ? 64 : slots_.size() * 2, kEmpty);
+    mask_ = slots_.size() - 1;
+    for (uint32_t n = 0; n < keys_.size(); ++n) {
+      size_t slot = Hash(keys_[n]) & mask_;
+      while (slots_[slot] != kEmpty) slot = (slot + 1) & mask_;
+      slots_[slot] = n;
+    }
+  }
+
+  std::vector<Key> keys_;
+  std::vector<uint32_t> slots_;
+  size_t mask_ = 0;
+};
+
 // A rank's requests while walking its events: what completing each means.
 struct Request {
   bool persistent = false;
@@ -177,13 +218,15 @@ class Matcher {
     }
   }
 
-  // Sends and receives of one key pair in posting order (MPI's
-  // non-overtaking rule): both lists are sorted by key, stably, and walked
-  // side by side.
+  // Sends and receives of one key in posting order (MPI's non-overtaking
+  // rule): the k-th send of a key is paired with its k-th receive. Each
+  // operation gets its key's number from a hash table; both lists are then
+  // bucketed by number, keeping posting order, in linear time.
   void PairMessages() {
-    std::vector<uint32_t> sends, receives;
-    sends.reserve(sends_.size());
-    for (size_t i = 0; i < sends_.size(); ++i) sends.push_back(static_cast<uint32_t>(i));
+    constexpr uint32_t kSkipped = UINT32_MAX;
+    KeyNumbers numbers;
+    std::vector<uint32_t> send_key(sends_.size()), receive_key(receives_.size(), kSkipped);
+    for (size_t i = 0; i < sends_.size(); ++i) send_key[i] = numbers.Of(sends_[i].key);
     for (size_t i = 0; i < receives_.size(); ++i) {
       const Operation& op = receives_[i];
       if (op.start == kNoEvent) continue;
@@ -191,56 +234,57 @@ class Matcher {
         ++out_.unresolved_receives;
         continue;
       }
-      receives.push_back(static_cast<uint32_t>(i));
+      receive_key[i] = numbers.Of(op.key);
     }
-    auto by_key = [](const std::vector<Operation>& ops) {
-      return [ops = &ops](uint32_t a, uint32_t b) { return (*ops)[a].key < (*ops)[b].key; };
-    };
-    std::stable_sort(sends.begin(), sends.end(), by_key(sends_));
-    std::stable_sort(receives.begin(), receives.end(), by_key(receives_));
-    auto field = [](int64_t v) { return v == kNone ? std::string("?") : std::to_string(v); };
-    auto describe = [&](const Key& k) {
-      return "comm " + field(std::get<0>(k)) + ", " + field(std::get<1>(k)) + " -> " + field(std::get<2>(k)) +
-             ", tag " + field(std::get<3>(k));
-    };
-    // The end of the run of equal keys starting at `at`.
-    auto run_end = [](const std::vector<uint32_t>& list, const std::vector<Operation>& ops, size_t at) {
-      size_t end = at + 1;
-      while (end < list.size() && ops[list[end]].key == ops[list[at]].key) ++end;
-      return end;
-    };
-    std::vector<std::pair<Key, size_t>> lone_receives;  // keys no send has: reported last
-    size_t s = 0, r = 0;
-    while (s < sends.size() || r < receives.size()) {
-      if (s == sends.size() || (r < receives.size() && receives_[receives[r]].key < sends_[sends[s]].key)) {
-        const size_t end = run_end(receives, receives_, r);
-        lone_receives.emplace_back(receives_[receives[r]].key, end - r);
-        r = end;
-        continue;
+    const size_t keys = numbers.size();
+    // Operation indices grouped by key number; bucket k is [at[k], at[k + 1]).
+    auto bucket = [keys](const std::vector<uint32_t>& key_of, std::vector<uint32_t>* at) {
+      at->assign(keys + 1, 0);
+      for (uint32_t k : key_of) {
+        if (k != kSkipped) ++(*at)[k + 1];
       }
-      const Key& key = sends_[sends[s]].key;
-      const size_t s_end = run_end(sends, sends_, s);
-      const size_t r_end = r < receives.size() && receives_[receives[r]].key == key ? run_end(receives, receives_, r) : r;
-      for (size_t k = 0; s + k < s_end; ++k) {
-        const Operation& send = sends_[sends[s + k]];
-        if (r + k >= r_end) {
-          ++out_.unmatched_sends;
-          Example("send without receive: " + describe(key));
-          continue;
-        }
-        const Operation& recv = receives_[receives[r + k]];
+      for (size_t k = 0; k < keys; ++k) (*at)[k + 1] += (*at)[k];
+      std::vector<uint32_t> next(at->begin(), at->end() - 1), grouped((*at)[keys]);
+      for (size_t i = 0; i < key_of.size(); ++i) {
+        if (key_of[i] != kSkipped) grouped[next[key_of[i]]++] = static_cast<uint32_t>(i);
+      }
+      return grouped;
+    };
+    std::vector<uint32_t> send_at, receive_at;
+    const std::vector<uint32_t> sends = bucket(send_key, &send_at);
+    const std::vector<uint32_t> receives = bucket(receive_key, &receive_at);
+    std::vector<uint32_t> uneven;  // keys with more sends than receives, or fewer
+    for (size_t k = 0; k < keys; ++k) {
+      const uint32_t s = send_at[k], s_count = send_at[k + 1] - s;
+      const uint32_t r = receive_at[k], r_count = receive_at[k + 1] - r;
+      for (uint32_t i = 0; i < s_count && i < r_count; ++i) {
+        const Operation& send = sends_[sends[s + i]];
+        const Operation& recv = receives_[receives[r + i]];
         out_.messages.push_back(Message{send.start, send.done, recv.start, recv.done, send.bytes});
       }
-      if (r_end - r > s_end - s) {
-        out_.unmatched_receives += static_cast<int64_t>((r_end - r) - (s_end - s));
-        Example("receive without send: " + describe(key));
-      }
-      s = s_end;
-      r = r_end;
+      if (s_count > r_count) out_.unmatched_sends += s_count - r_count;
+      if (r_count > s_count) out_.unmatched_receives += r_count - s_count;
+      if (s_count != r_count) uneven.push_back(static_cast<uint32_t>(k));
     }
-    for (const auto& [key, count] : lone_receives) {
-      out_.unmatched_receives += static_cast<int64_t>(count);
-      Example("receive without send: " + describe(key));
+    // Examples in key order, keys no send has last.
+    auto count = [](const std::vector<uint32_t>& at, uint32_t k) { return at[k + 1] - at[k]; };
+    std::sort(uneven.begin(), uneven.end(), [&](uint32_t a, uint32_t b) {
+      return std::pair(count(send_at, a) == 0, numbers.key(a)) < std::pair(count(send_at, b) == 0, numbers.key(b));
+    });
+    auto field = [](int64_t v) { return v == kNone ? std::string("?") : std::to_string(v); };
+    for (uint32_t k : uneven) {
+      if (out_.examples.size() >= kExamples) break;
+      const Key& key = numbers.key(k);
+      const std::string pair = "comm " + field(std::get<0>(key)) + ", " + field(std::get<1>(key)) + " -> " +
+                               field(std::get<2>(key)) + ", tag " + field(std::get<3>(key));
+      const uint32_t s_count = count(send_at, k), r_count = count(receive_at, k);
+      if (s_count > r_count) {
+        for (uint32_t i = r_count; i < s_count && out_.examples.size() < kExamples; ++i) {
+          Example("send without receive: " + pair);
+        }
+      } else {
+        Example("receive without send: " + pair);
+      }
     }
     SortBySend(&out_.messages);
   }
