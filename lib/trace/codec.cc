@@ -419,6 +419,25 @@ constexpr KeyToken MakeKeyToken(std::string_view name) {
   }
   return token;
 }
+// The same with the comma before the key, `,"name":`, for the in-order scan.
+struct CommaKeyToken {
+  uint64_t head = 0;
+  uint64_t mask = 0;
+  char text[68] = {};  // `,"name":`
+  size_t size = 0;
+};
+constexpr CommaKeyToken MakeCommaKeyToken(std::string_view name) {
+  CommaKeyToken token;
+  token.size = name.size() + 4;
+  for (size_t i = 0; i < token.size; ++i) {
+    token.text[i] = i == 0 ? ',' : i == 1 || i == token.size - 2 ? '"' : i == token.size - 1 ? ':' : name[i - 2];
+  }
+  for (size_t i = 0; i < 8 && i < token.size; ++i) {
+    token.head |= uint64_t{static_cast<unsigned char>(token.text[i])} << (8 * i);
+    token.mask |= uint64_t{0xff} << (8 * i);
+  }
+  return token;
+}
 #define RP_KEY_TOKEN(kind, name, presence, doc) MakeKeyToken(#name),
 #define RP_DEFINE_KEY_TOKENS(Camel, lower, doc)                                  \
   constexpr KeyToken k##Camel##KeyTokens[] = {RP_FIELDS_##lower(RP_KEY_TOKEN)}; \
@@ -434,6 +453,7 @@ class CanonicalScan {
   RP_INLINE bool AtEnd() const { return p_ == end_; }
   RP_INLINE bool AtNewline() const { return p_ != end_ && *p_ == '\n'; }
   RP_INLINE uint32_t offset() const { return static_cast<uint32_t>(p_ - begin_); }
+  RP_INLINE void Seek(uint32_t offset) { p_ = begin_ + offset; }
   RP_INLINE bool Eat(char c) {
     if (p_ == end_ || *p_ != c) return false;
     ++p_;
@@ -447,20 +467,37 @@ class CanonicalScan {
     p_ += literal.size();
     return true;
   }
-  // A key and its colon, "name":, as the index of its token, tried from
-  // `hint` on and then from the start; -1 (nothing eaten) for any other key.
-  // Names hold no quote, so `name":` here means the key is exactly name.
-  RP_INLINE int Key(std::span<const KeyToken> tokens, int hint) {
-    if (!Eat('"')) return -1;
-    const int n = static_cast<int>(tokens.size());
-    // Near the line's end the word is padded with zero bytes, which no
-    // token's bytes match.
+  // The word at the scan, padded with zero bytes near the text's end
+  // (which no key's bytes match).
+  RP_INLINE uint64_t Word() const {
     uint64_t word = 0;
     if (end_ - p_ >= 8) {
       std::memcpy(&word, p_, 8);
     } else {
       for (const char* q = end_; q != p_;) word = word << 8 | static_cast<unsigned char>(*--q);
     }
+    return word;
+  }
+  // Eats `,"name":` if the scan stands at it.
+  RP_INLINE bool CommaKey(uint64_t word, const CommaKeyToken& token) {
+    if ((word & token.mask) != token.head) return false;
+    if (token.size > 8) {
+      if (static_cast<size_t>(end_ - p_) < token.size) return false;
+      for (size_t i = 8; i < token.size; ++i) {
+        if (p_[i] != token.text[i]) return false;
+      }
+    }
+    p_ += token.size;
+    return true;
+  }
+
+  // A key and its colon, "name":, as the index of its token, tried from
+  // `hint` on and then from the start; -1 (nothing eaten) for any other key.
+  // Names hold no quote, so `name":` here means the key is exactly name.
+  RP_INLINE int Key(std::span<const KeyToken> tokens, int hint) {
+    if (!Eat('"')) return -1;
+    const int n = static_cast<int>(tokens.size());
+    const uint64_t word = Word();
     for (int i = hint; i < n; ++i) {
       if (WordKey(word, tokens[i])) return i;
     }
@@ -590,11 +627,45 @@ RP_RECORD_TYPES(RP_DEFINE_SCAN_FIELD)
 #undef RP_DEFINE_SCAN_FIELD
 #undef RP_SCAN_CASE
 
+// The fields after "type" in schema order, as Encode writes them: each
+// field's key is tried once, in turn, with its comma by one word compare,
+// and its value read by code for that field, without a dispatch on the
+// key. Stops at the first key that is not next in schema order: at the
+// closing brace of a line in order.
+#define RP_IN_ORDER_FIELD(kind, name, presence, doc)                      \
+  {                                                                       \
+    static constexpr CommaKeyToken kToken = MakeCommaKeyToken(#name);     \
+    if (scan.CommaKey(scan.Word(), kToken)) {                             \
+      const uint32_t begin = scan.offset();                               \
+      if (!scan.Value(&record->name)) return false;                       \
+      record->present |= uint64_t{1} << R::k_##name;                      \
+      spans[R::k_##name] = {begin, scan.offset()};                        \
+      *last_field = R::k_##name;                                          \
+    }                                                                     \
+  }
+#define RP_DEFINE_SCAN_IN_ORDER(Camel, lower, doc)                                                        \
+  RP_INLINE bool ScanInOrder(CanonicalScan& scan, Camel##Record* record, ValueSpan* spans, int* last_field) { \
+    using R = Camel##Record;                                                                              \
+    *last_field = -1;                                                                                     \
+    RP_FIELDS_##lower(RP_IN_ORDER_FIELD)                                                                  \
+    return true;                                                                                          \
+  }
+RP_RECORD_TYPES(RP_DEFINE_SCAN_IN_ORDER)
+#undef RP_DEFINE_SCAN_IN_ORDER
+#undef RP_IN_ORDER_FIELD
+
 // The fields after "type" through the closing brace; false to fall back.
 // Where each value lies goes to spans[index], the last member's index to
-// *last_field.
+// *last_field. Lines in schema order take ScanInOrder; others start over
+// with keys looked up one by one.
 template <typename R>
 RP_INLINE bool ScanFields(CanonicalScan& scan, R* record, ValueSpan* spans, int* last_field) {
+  record->Clear();
+  const uint32_t fields = scan.offset();
+  if (ScanInOrder(scan, record, spans, last_field) && scan.Eat('}')) {
+    return (R::kRequiredMask & ~record->present) == 0;
+  }
+  scan.Seek(fields);
   record->Clear();
   const std::span<const KeyToken> tokens = KeyTokens(record);
   int index = -1;

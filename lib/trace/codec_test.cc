@@ -249,6 +249,23 @@ TEST(Codec, DirectScanTakesCanonicalLinesWithoutRealsOrExtras) {
   EXPECT_EQ(decoder.scanned(), expected + 1);
   EXPECT_EQ(record.mpi.t0, INT64_MIN);
   EXPECT_EQ(record.mpi.t1, INT64_MAX);
+  // Keys out of schema order leave the in-order scan for the key-by-key
+  // one: still scanned, with the same fields and value spans.
+  const std::string in_order = R"({"type":"mpi","rank":3,"seq":1,"fn":"MPI_Send","t0":10,"t1":20,"peer":1,"tag":7})";
+  const std::string shuffled = R"({"type":"mpi","seq":1,"rank":3,"fn":"MPI_Send","t0":10,"t1":20,"tag":7,"peer":1})";
+  Record a, b;
+  ASSERT_TRUE(DecodeLine(decoder, in_order, &a).ok());
+  ASSERT_TRUE(DecodeLine(decoder, shuffled, &b).ok());
+  EXPECT_EQ(decoder.scanned(), expected + 3);
+  std::string encoded_a, encoded_b;
+  Encode(a.mpi, &encoded_a);
+  Encode(b.mpi, &encoded_b);
+  EXPECT_EQ(encoded_a, in_order + "\n");
+  EXPECT_EQ(encoded_b, encoded_a);
+  EXPECT_EQ(a.last_field, MpiRecord::k_tag);
+  EXPECT_EQ(b.last_field, MpiRecord::k_peer);
+  EXPECT_EQ(shuffled.substr(b.spans[MpiRecord::k_tag].begin, 1), "7");
+  EXPECT_EQ(shuffled.substr(b.spans[MpiRecord::k_peer].begin, 1), "1");
 }
 
 // The direct scan must accept only what simdjson accepts, with the same
