@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/base/id_table.h"
@@ -320,15 +321,17 @@ class Matcher {
       c.fn = first.fn;
       c.root = first.root == kNone ? -1 : first.root;
       // Members in communicator rank order: the comm record lists them.
-      auto members = dict_.comm_ranks.find(c.comm);
       std::vector<int64_t> order(slots.begin(), slots.end());
-      if (members != dict_.comm_ranks.end()) {
-        auto position = [&](int64_t slot) {
-          const int64_t rank = w_.events[coll_entry_[slot]].rank;
-          auto at = std::find(members->second.begin(), members->second.end(), rank);
-          return at - members->second.begin();
+      if (const std::vector<int32_t>* position = Positions(c.comm)) {
+        auto at = [&](int64_t slot) {
+          const size_t rank = static_cast<size_t>(w_.events[coll_entry_[slot]].rank);
+          return rank < position->size() ? (*position)[rank] : INT32_MAX;
         };
-        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return position(a) < position(b); });
+        std::vector<std::pair<int32_t, int64_t>> keyed;  // (position, slot): ranks outside last, in walk order
+        keyed.reserve(order.size());
+        for (int64_t slot : order) keyed.emplace_back(at(slot), slot);
+        if (!std::is_sorted(keyed.begin(), keyed.end())) std::sort(keyed.begin(), keyed.end());
+        for (size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
       }
       for (int64_t slot : order) {
         c.entries.push_back(coll_entry_[slot]);
@@ -342,8 +345,27 @@ class Matcher {
     });
   }
 
+  // Each world rank's position in a communicator (INT32_MAX: not a member),
+  // or null if no comm record lists its members. Built once per window.
+  const std::vector<int32_t>* Positions(int64_t comm) {
+    auto members = dict_.comm_ranks.find(comm);
+    if (members == dict_.comm_ranks.end()) return nullptr;
+    auto [it, inserted] = positions_.try_emplace(comm);
+    if (inserted) {
+      const std::vector<int64_t>& ranks = members->second;
+      int64_t most = -1;
+      for (int64_t r : ranks) most = std::max(most, r);
+      it->second.assign(static_cast<size_t>(most + 1), INT32_MAX);
+      for (size_t i = ranks.size(); i-- > 0;) {  // the first listing of a rank counts
+        if (ranks[i] >= 0) it->second[ranks[i]] = static_cast<int32_t>(i);
+      }
+    }
+    return &it->second;
+  }
+
   const window::Window& w_;
   const window::Dictionary& dict_;
+  std::unordered_map<int64_t, std::vector<int32_t>> positions_;
   Matching out_;
   std::vector<Operation> sends_, receives_;
   IdTable<Request> requests_;   // the walked rank's requests, by id
