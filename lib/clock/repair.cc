@@ -268,6 +268,8 @@ RepairResult Repair(window::Window* window, const Constraints& constraints, cons
   // none is ready, every order has processed the same events).
   std::vector<size_t> ready_ranks;
   std::vector<bool> queued(ranks, false);
+  std::vector<int32_t> rank_of(w.events.size());  // dense: no event read to find its rank
+  for (size_t i = 0; i < w.events.size(); ++i) rank_of[i] = w.events[i].rank;
   auto offer = [&](size_t r) {
     const int64_t e = next_event(r);
     if (e >= 0 && !queued[r] && ready(static_cast<uint32_t>(e))) {
@@ -285,12 +287,15 @@ RepairResult Repair(window::Window* window, const Constraints& constraints, cons
         value[child] = std::max(value[child], value[g]);
         if (--waiting[child] == 0) completed_gates.push_back(child);
       }
-      for (uint32_t d : gates.dependents(g)) offer(w.events[d].rank);
+      for (uint32_t d : gates.dependents(g)) offer(rank_of[d]);
     }
   };
   auto start = [&](size_t r) {
     const int64_t e = next_event(r);
     if (e < 0) return;
+    // The rank's next event, likely far off in a window of many ranks,
+    // is fetched while other ranks go on.
+    if (position[r] + 1 < w.by_rank[r].size()) __builtin_prefetch(&w.events[w.by_rank[r][position[r] + 1]]);
     Event& ev = w.events[e];
     ev.t0 += shift[r];
     for (int32_t g : gates.feeds[e]) {
