@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "lib/clock/gaps.h"
 #include "lib/clock/linear.h"
 #include "lib/clock/repair.h"
@@ -28,6 +30,18 @@ TEST(LinearClock, FitsTwoMeasurementsExactly) {
   EXPECT_EQ(c.ToGlobal(500'000), 500'000 + 1050);
   EXPECT_EQ(FitOffsets({{5, -7}}).ToGlobal(100), 93);
   EXPECT_TRUE(FitOffsets({}).identity());
+}
+
+TEST(LinearClock, RoundsHalfwayCasesAwayFromZeroAsLlroundDoes) {
+  std::vector<double> values = {0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
+                                -0.49999999999999994, 4503599627370495.5, -4503599627370495.5,
+                                4503599627370497.0, 1e15 + 0.5, 9.2e18, -9.2e18};
+  uint64_t state = 12345;
+  for (int i = 0; i < 100000; ++i) {  // drift * ns: up to about +-1e12
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    values.push_back((static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5) * std::ldexp(1.0, i % 42));
+  }
+  for (double x : values) EXPECT_EQ(RoundHalfAway(x), std::llround(x)) << x;
 }
 
 TEST(Repair, LateReceiveEndMovesAndShiftsTheRestOfItsRank) {

@@ -11,13 +11,25 @@
 
 namespace rp::clock {
 
+// std::llround, inline (llround is a call into libm, made twice per event):
+// x - trunc(x) is exact, so the halfway cases round away from zero as
+// llround's do. |x| must be below 2^63.
+inline int64_t RoundHalfAway(double x) {
+  int64_t whole = static_cast<int64_t>(x);
+  const double fraction = x - static_cast<double>(whole);
+  if (fraction >= 0.5) ++whole;
+  if (fraction <= -0.5) --whole;
+  return whole;
+}
+
 struct LinearClock {
   int64_t reference = 0;  // local time at which `offset` holds
   int64_t offset = 0;     // ns to add to the local time at `reference`
   double drift = 0;       // change of the offset per ns of local time (1e-6 = 1 ppm)
 
   int64_t ToGlobal(int64_t local) const {
-    return local + offset + static_cast<int64_t>(std::llround(drift * static_cast<double>(local - reference)));
+    if (drift == 0) return local + offset;
+    return local + offset + RoundHalfAway(drift * static_cast<double>(local - reference));
   }
   // The offset at local time t.
   int64_t OffsetAt(int64_t local) const { return ToGlobal(local) - local; }
