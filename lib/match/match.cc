@@ -30,6 +30,24 @@ struct Operation {
   bool resolved = true;  // the key is known (not a wildcard awaiting its status)
 };
 
+constexpr uint32_t kSkipped = UINT32_MAX;  // GroupByKey: an item of no key
+
+// The indices of items grouped by their key (key_of[i] < keys, or kSkipped
+// to leave item i out), each group in index order: a counting sort, linear.
+// Group k is [(*at)[k], (*at)[k + 1]) of the result.
+std::vector<uint32_t> GroupByKey(const std::vector<uint32_t>& key_of, size_t keys, std::vector<uint32_t>* at) {
+  at->assign(keys + 1, 0);
+  for (uint32_t k : key_of) {
+    if (k != kSkipped) ++(*at)[k + 1];
+  }
+  for (size_t k = 0; k < keys; ++k) (*at)[k + 1] += (*at)[k];
+  std::vector<uint32_t> next(at->begin(), at->end() - 1), grouped((*at)[keys]);
+  for (size_t i = 0; i < key_of.size(); ++i) {
+    if (key_of[i] != kSkipped) grouped[next[key_of[i]]++] = static_cast<uint32_t>(i);
+  }
+  return grouped;
+}
+
 // Numbers for keys, 0, 1, ... in order of first appearance: open addressing
 // over a mix of the key's fields, at most half full.
 class KeyNumbers {
@@ -230,7 +248,6 @@ class Matcher {
   // operation gets its key's number from a hash table; both lists are then
   // bucketed by number, keeping posting order, in linear time.
   void PairMessages() {
-    constexpr uint32_t kSkipped = UINT32_MAX;
     KeyNumbers numbers;
     std::vector<uint32_t> send_key(sends_.size()), receive_key(receives_.size(), kSkipped);
     for (size_t i = 0; i < sends_.size(); ++i) send_key[i] = numbers.Of(sends_[i].key);
@@ -244,22 +261,9 @@ class Matcher {
       receive_key[i] = numbers.Of(op.key);
     }
     const size_t keys = numbers.size();
-    // Operation indices grouped by key number; bucket k is [at[k], at[k + 1]).
-    auto bucket = [keys](const std::vector<uint32_t>& key_of, std::vector<uint32_t>* at) {
-      at->assign(keys + 1, 0);
-      for (uint32_t k : key_of) {
-        if (k != kSkipped) ++(*at)[k + 1];
-      }
-      for (size_t k = 0; k < keys; ++k) (*at)[k + 1] += (*at)[k];
-      std::vector<uint32_t> next(at->begin(), at->end() - 1), grouped((*at)[keys]);
-      for (size_t i = 0; i < key_of.size(); ++i) {
-        if (key_of[i] != kSkipped) grouped[next[key_of[i]]++] = static_cast<uint32_t>(i);
-      }
-      return grouped;
-    };
     std::vector<uint32_t> send_at, receive_at;
-    const std::vector<uint32_t> sends = bucket(send_key, &send_at);
-    const std::vector<uint32_t> receives = bucket(receive_key, &receive_at);
+    const std::vector<uint32_t> sends = GroupByKey(send_key, keys, &send_at);
+    const std::vector<uint32_t> receives = GroupByKey(receive_key, keys, &receive_at);
     std::vector<uint32_t> uneven;  // keys with more sends than receives, or fewer
     for (size_t k = 0; k < keys; ++k) {
       const uint32_t s = send_at[k], s_count = send_at[k + 1] - s;
@@ -301,11 +305,11 @@ class Matcher {
   // counting sort over the window's events (linear; most events start at
   // most one send), then the rare runs of one send (MPI_Startall) by receive.
   void SortBySend(std::vector<Message>* messages) {
-    std::vector<uint32_t> start(w_.events.size() + 1, 0);
-    for (const Message& m : *messages) ++start[m.send + 1];
-    for (size_t e = 1; e < start.size(); ++e) start[e] += start[e - 1];
-    std::vector<Message> sorted(messages->size());
-    for (const Message& m : *messages) sorted[start[m.send]++] = m;
+    std::vector<uint32_t> send_of(messages->size()), at;
+    for (size_t i = 0; i < messages->size(); ++i) send_of[i] = (*messages)[i].send;
+    std::vector<Message> sorted;
+    sorted.reserve(messages->size());
+    for (uint32_t i : GroupByKey(send_of, w_.events.size(), &at)) sorted.push_back((*messages)[i]);
     for (size_t i = 0; i < sorted.size();) {
       size_t end = i + 1;
       while (end < sorted.size() && sorted[end].send == sorted[i].send) ++end;
@@ -326,20 +330,17 @@ class Matcher {
       const Event& first = w_.events[coll_entry_[slots.front()]];
       c.fn = first.fn;
       c.root = first.root == kNone ? -1 : first.root;
-      // Members in communicator rank order: the comm record lists them.
-      std::vector<int64_t> order(slots.begin(), slots.end());
-      if (const std::vector<int32_t>* position = Positions(c.comm)) {
-        auto at = [&](int64_t slot) {
-          const size_t rank = static_cast<size_t>(w_.events[coll_entry_[slot]].rank);
-          return rank < position->size() ? (*position)[rank] : INT32_MAX;
-        };
-        std::vector<std::pair<int32_t, int64_t>> keyed;  // (position, slot): ranks outside last, in walk order
-        keyed.reserve(order.size());
-        for (int64_t slot : order) keyed.emplace_back(at(slot), slot);
-        if (!std::is_sorted(keyed.begin(), keyed.end())) std::sort(keyed.begin(), keyed.end());
-        for (size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+      // Members in communicator rank order, as the comm record lists them;
+      // ranks it does not list (or all, without one) last, in walk order.
+      const std::vector<int32_t>* position = Positions(c.comm);
+      std::vector<std::pair<int32_t, int64_t>> members;  // (position, slot)
+      members.reserve(slots.size());
+      for (int64_t slot : slots) {
+        const size_t rank = static_cast<size_t>(w_.events[coll_entry_[slot]].rank);
+        members.emplace_back(position != nullptr && rank < position->size() ? (*position)[rank] : INT32_MAX, slot);
       }
-      for (int64_t slot : order) {
+      if (!std::is_sorted(members.begin(), members.end())) std::sort(members.begin(), members.end());
+      for (const auto& [at, slot] : members) {
         c.entries.push_back(coll_entry_[slot]);
         c.exits.push_back(coll_exit_[slot]);
         if (w_.events[coll_entry_[slot]].fn != c.fn) ++out_.mismatched_collectives;
