@@ -1,6 +1,7 @@
 // gen-halo: writes a synthetic halo-exchange rp-trace stream (see halo.h),
 // the input of the benchmarks.
 //   gen-halo --ranks 64 --events 10000000 -o /tmp/halo.ndjson.zst
+//   gen-halo --clock-offset 1000000 --clock-drift 10 --clock-error 500 -o local.ndjson
 #include "lib/cli/tool.h"
 #include "tests/synth/halo.h"
 
@@ -16,6 +17,12 @@ int main(int argc, char** argv) {
   app.add_option("--seed", spec.seed, "jitter seed");
   app.add_option("--slow-rank", spec.slow_rank, "rank that computes --slow-ns longer per iteration");
   app.add_option("--slow-ns", spec.slow_extra_ns, "extra compute of --slow-rank, ns");
+  app.add_option("--clock-offset", spec.clock_offset_ns, "local clocks: largest offset of a rank's clock, ns")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--clock-drift", spec.clock_drift_ppm, "local clocks: largest drift of a rank's clock, ppm")
+      ->check(CLI::Range(0.0, 1000.0));
+  app.add_option("--clock-error", spec.clock_error_ns, "largest error of a clock offset measurement, ns")
+      ->check(CLI::NonNegativeNumber);
   return tool.Main(argc, argv, [&]() -> rp::Status {
     RP_ASSIGN_OR_RETURN(auto writer, rp::cli::OpenWriter(io));
     rp::Status status;

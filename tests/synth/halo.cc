@@ -1,6 +1,7 @@
 #include "tests/synth/halo.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace rp::synth {
@@ -13,6 +14,23 @@ uint64_t Mix(uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
+
+// A uniform draw from [-bound, bound], fixed by (seed, salt).
+double Symmetric(uint64_t seed, uint64_t salt, double bound) {
+  const double unit = static_cast<double>(Mix(seed ^ Mix(salt)) >> 11) / static_cast<double>(uint64_t{1} << 53);
+  return (2 * unit - 1) * bound;
+}
+
+// Each rank's clock against rank 0's: local = global - offset - drift *
+// (global - start), so rank 0's time minus local time is offset + drift *
+// (global - start), the `offset` of lib/trace/schema.h's clock record.
+struct RankClock {
+  int64_t offset = 0;
+  double drift = 0;  // per ns
+  int64_t Local(int64_t global, int64_t start) const {
+    return global - offset - std::llround(drift * static_cast<double>(global - start));
+  }
+};
 
 enum Site : int64_t { kIrecvLeft = 2, kIrecvRight, kIsendRight, kIsendLeft, kWaitall, kAllreduce };
 
@@ -27,7 +45,7 @@ void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Re
   rec.header.set_producer({"rp-synth-halo 1"});
   rec.header.set_app("synthetic-halo");
   rec.header.set_ranks(n);
-  rec.header.set_clock("global");
+  rec.header.set_clock(spec.local_clocks() ? "local" : "global");
   rec.header.set_order("time");
   emit(rec);
 
@@ -63,8 +81,47 @@ void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Re
   const int64_t per_iteration = 5 * n;
   const int64_t iterations =
       std::max<int64_t>(1, spec.events * spec.sync_every / (per_iteration * spec.sync_every + n));
-  std::vector<int64_t> clock(n, 1'000'000'000'000), seq(n, 0), send_right(n), send_left(n);
-  std::vector<trace::MpiRecord> window;
+  const int64_t start = 1'000'000'000'000;
+
+  // Ping-pong measurements at MPI_Init (start) and MPI_Finalize, whose time
+  // is estimated from the compute alone: a line through two points needs
+  // no more. Rank 0 is the reference.
+  std::vector<RankClock> clocks(n);
+  if (spec.local_clocks()) {
+    const double max_drift = spec.clock_drift_ppm * 1e-6;
+    for (int64_t r = 1; r < n; ++r) {
+      clocks[r].offset = std::llround(Symmetric(spec.seed, 2 * r, static_cast<double>(spec.clock_offset_ns)));
+      clocks[r].drift = Symmetric(spec.seed, 2 * r + 1, max_drift);
+    }
+    const int64_t finalize = start + iterations * (spec.compute_ns + spec.jitter_ns / 2);
+    rec.type = trace::RecordType::kClock;
+    for (int64_t r = 0; r < n; ++r) {
+      for (const int64_t global : {start, finalize}) {
+        const int64_t local = clocks[r].Local(global, start);
+        const int64_t error =
+            r == 0 ? 0 : std::llround(Symmetric(spec.seed ^ 0xC10C, 2 * r + (global != start),
+                                                static_cast<double>(spec.clock_error_ns)));
+        rec.clock.Clear();
+        rec.clock.set_rank(r);
+        rec.clock.set_method("pingpong");
+        rec.clock.set_when(global == start ? "init" : "finalize");
+        rec.clock.set_t(local);
+        rec.clock.set_offset(global - local + error);
+        rec.clock.set_rtt(2 * spec.clock_error_ns);
+        emit(rec);
+      }
+    }
+  }
+  // No later event starts before a global time g, on any clock, than
+  // this local time (g - drift * (g - start) grows with g).
+  auto earliest_local = [&](int64_t global) {
+    if (!spec.local_clocks()) return global;
+    return global - spec.clock_offset_ns -
+           static_cast<int64_t>(std::ceil(spec.clock_drift_ppm * 1e-6 * static_cast<double>(global - start))) - 1;
+  };
+
+  std::vector<int64_t> clock(n, start), seq(n, 0), send_right(n), send_left(n);
+  std::vector<trace::MpiRecord> window, pending;
   auto event = [&](int64_t r, const char* fn, int64_t site, int64_t t0, int64_t duration) {
     trace::MpiRecord& m = window.emplace_back();
     m.set_rank(r);
@@ -123,15 +180,27 @@ void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Re
       m->set_op("MPI_SUM");
     }
     // Every event of the window starts before the Allreduce exit, every later
-    // event after it: sorting the window keeps the whole output in time order.
-    std::sort(window.begin(), window.end(), [](const trace::MpiRecord& a, const trace::MpiRecord& b) {
-      return a.t0 != b.t0 ? a.t0 < b.t0 : a.rank != b.rank ? a.rank < b.rank : a.seq < b.seq;
-    });
+    // event after it: sorting what is pending and writing what starts
+    // before any later event can keeps the whole output in time order.
     for (trace::MpiRecord& m : window) {
-      std::swap(rec.mpi, m);
-      emit(rec);
+      if (spec.local_clocks()) {
+        m.t0 = clocks[m.rank].Local(m.t0, start);
+        m.t1 = clocks[m.rank].Local(m.t1, start);
+      }
+      pending.push_back(std::move(m));
     }
     window.clear();
+    std::sort(pending.begin(), pending.end(), [](const trace::MpiRecord& a, const trace::MpiRecord& b) {
+      return a.t0 != b.t0 ? a.t0 < b.t0 : a.rank != b.rank ? a.rank < b.rank : a.seq < b.seq;
+    });
+    const bool last = it + 1 == iterations;
+    const int64_t bound = earliest_local(exit);
+    size_t written = 0;
+    for (; written < pending.size() && (last || pending[written].t0 < bound); ++written) {
+      std::swap(rec.mpi, pending[written]);
+      emit(rec);
+    }
+    pending.erase(pending.begin(), pending.begin() + static_cast<ptrdiff_t>(written));
   }
 }
 

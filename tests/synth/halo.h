@@ -5,6 +5,12 @@
 // the Waitall ends after both arrivals and the Allreduce exits after its
 // last entry, so the trace has a well-defined critical path. Output is in
 // time order (header "order":"time"), deterministic for a given spec.
+//
+// With clock_offset_ns or clock_drift_ppm, every rank but 0 writes its own
+// clock, as rp-record's traces are ("clock":"local"): offset and drift drawn
+// per rank within those bounds, two ping-pong measurements per rank (init,
+// finalize) that are off by up to clock_error_ns, and the records merged by
+// local start time. rp-clocksync must then map and repair it.
 #ifndef RP_TESTS_SYNTH_HALO_H_
 #define RP_TESTS_SYNTH_HALO_H_
 
@@ -27,6 +33,10 @@ struct HaloSpec {
   double ns_per_byte = 0.1;
   int64_t slow_rank = -1;       // this rank computes slow_extra_ns more per iteration
   int64_t slow_extra_ns = 0;
+  int64_t clock_offset_ns = 0;  // largest |offset| of a rank's clock to rank 0's
+  double clock_drift_ppm = 0;   // largest |drift| of a rank's clock
+  int64_t clock_error_ns = 0;   // largest |error| of an offset measurement
+  bool local_clocks() const { return clock_offset_ns != 0 || clock_drift_ppm != 0; }
 };
 
 // Calls `emit` for every record: header, rank, comm, site, then mpi records.
