@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <numeric>
 
+#include "lib/base/radix_sort.h"
 #include "lib/base/version.h"
 #include "lib/clock/gaps.h"
 #include "lib/clock/linear.h"
@@ -91,6 +91,41 @@ struct RankSummary {
   int64_t last_t0 = INT64_MIN;
   bool seen = false;
 };
+
+// Where a window's record goes in the output: by new time, then rank,
+// then input order.
+struct OutputKey {
+  int64_t time;
+  int32_t rank;
+  uint32_t index;
+  bool operator<(const OutputKey& o) const {
+    if (time != o.time) return time < o.time;
+    if (rank != o.rank) return rank < o.rank;
+    return index < o.index;
+  }
+};
+
+// A window's record with its new times. Canonical lines are spliced where
+// the decoder found their times.
+Status WriteRecord(const window::Window& w, const OutputKey& key, trace::Writer* writer) {
+  const window::WindowRecord& r = w.records[key.index];
+  if (r.event >= 0) {
+    const window::Event& e = w.events[r.event];
+    if (r.canonical) {
+      const trace::SpanEdit times[] = {{r.time_spans[0], e.t0}, {r.time_spans[1], e.t1}};
+      return writer->WriteSpliced(w.line(r), times);
+    }
+    const trace::IntEdit times[] = {{"t0", e.t0}, {"t1", e.t1}};
+    return writer->WriteEdited(trace::RecordType::kMpi, w.line(r), times);
+  }
+  if (r.type != trace::RecordType::kSample) return writer->WriteRaw(w.line(r));
+  if (r.canonical) {
+    const trace::SpanEdit time[] = {{r.time_spans[0], key.time}};
+    return writer->WriteSpliced(w.line(r), time);
+  }
+  const trace::IntEdit time[] = {{"t", key.time}};
+  return writer->WriteEdited(trace::RecordType::kSample, w.line(r), time);
+}
 
 std::string Ns(int64_t ns) {
   char buf[32];
@@ -185,8 +220,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   std::vector<int64_t> carried_shift(ranks, 0);  // repair shifts go on across windows
   window::Window w;
   clock::Constraints constraints;
-  std::vector<int64_t> sample_time;
-  std::vector<size_t> order;
+  std::vector<OutputKey> untimed, order, scratch;
   cli::Progress progress("rp-clocksync", io.verbosity);
   for (;;) {
     RP_ASSIGN_OR_RETURN(bool more, windows.Next(&w));
@@ -222,48 +256,31 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     }
     final_violations.Add(clock::CountViolations(w, constraints, options.min_latency));
 
-    // New times of the window's records; records of no rank stay first.
-    sample_time.assign(w.records.size(), INT64_MIN);
+    // New times of the window's records; records of no rank (or of no
+    // time) stay first, by rank. With local clocks the input order is far
+    // from the new one: the others are sorted by rank, then by time, both
+    // stable (lib/base/radix_sort.h).
+    untimed.clear();
+    order.clear();
     for (size_t i = 0; i < w.records.size(); ++i) {
       const window::WindowRecord& r = w.records[i];
+      int64_t time = INT64_MIN;
       if (r.event >= 0) {
-        sample_time[i] = w.events[r.event].t0;
+        time = w.events[r.event].t0;
       } else if (r.type == trace::RecordType::kSample && r.rank >= 0 && r.rank < ranks) {
-        sample_time[i] = summary[r.rank].clock.ToGlobal(r.time);
+        time = summary[r.rank].clock.ToGlobal(r.time);
       }
+      (time == INT64_MIN ? untimed : order).push_back({time, r.rank, static_cast<uint32_t>(i)});
     }
-    order.resize(w.records.size());
-    std::iota(order.begin(), order.end(), 0);
-    auto by_time = [&](size_t a, size_t b) {
-      if (sample_time[a] != sample_time[b]) return sample_time[a] < sample_time[b];
-      return w.records[a].rank < w.records[b].rank;
-    };
+    std::stable_sort(untimed.begin(), untimed.end(),
+                     [](const OutputKey& a, const OutputKey& b) { return a.rank < b.rank; });
     // Often in order already: a pass instead of a sort.
-    if (!std::is_sorted(order.begin(), order.end(), by_time)) std::stable_sort(order.begin(), order.end(), by_time);
-    for (size_t i : order) {
-      const window::WindowRecord& r = w.records[i];
-      if (r.event < 0 && r.type != trace::RecordType::kSample) {
-        RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
-        continue;
-      }
-      // Canonical lines are spliced where the decoder found their times.
-      if (r.event >= 0) {
-        const window::Event& e = w.events[r.event];
-        if (r.canonical) {
-          const trace::SpanEdit times[] = {{r.time_spans[0], e.t0}, {r.time_spans[1], e.t1}};
-          RP_RETURN_IF_ERROR(writer->WriteSpliced(w.line(r), times));
-        } else {
-          const trace::IntEdit times[] = {{"t0", e.t0}, {"t1", e.t1}};
-          RP_RETURN_IF_ERROR(writer->WriteEdited(trace::RecordType::kMpi, w.line(r), times));
-        }
-      } else if (r.canonical) {
-        const trace::SpanEdit time[] = {{r.time_spans[0], sample_time[i]}};
-        RP_RETURN_IF_ERROR(writer->WriteSpliced(w.line(r), time));
-      } else {
-        const trace::IntEdit time[] = {{"t", sample_time[i]}};
-        RP_RETURN_IF_ERROR(writer->WriteEdited(trace::RecordType::kSample, w.line(r), time));
-      }
+    if (!std::is_sorted(order.begin(), order.end())) {
+      RadixSortStable(order, scratch, [](const OutputKey& k) { return static_cast<uint64_t>(k.rank); });
+      RadixSortStable(order, scratch, [](const OutputKey& k) { return OrderedKey(k.time); });
     }
+    for (const OutputKey& key : untimed) RP_RETURN_IF_ERROR(WriteRecord(w, key, writer.get()));
+    for (const OutputKey& key : order) RP_RETURN_IF_ERROR(WriteRecord(w, key, writer.get()));
   }
   progress.Done();
 
