@@ -11,6 +11,11 @@ namespace {
 
 using mpi::Category;
 
+// Integer arithmetic: the address may lie past the end of an allocation.
+void PrefetchForWrite(const void* at, size_t ahead) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(at) + ahead), 1);
+}
+
 }  // namespace
 
 int32_t FunctionIndex(std::string_view name) {
@@ -285,31 +290,42 @@ Status WindowReader::CheckRecord() const {
 // of mpi records when windows must end clean.
 Status WindowReader::BufferRecord() {
   RP_RETURN_IF_ERROR(CheckRecord());
-  WindowRecord& b = pending_.records.emplace_back();  // at its defaults (no event, no rank)
+  // Records of no rank join the window being built.
+  int64_t level = next_boundary_ - 1;
+  if (record_.type == trace::RecordType::kMpi) level = Rank(record_.mpi.rank).syncs;
+  if (record_.type == trace::RecordType::kSample) level = Rank(record_.sample.rank).syncs;
+  Bucket& bucket = BucketOf(level);
+  Window& pending = bucket.window;
+  // A bucket's memory was last used a window or more ago: its next slots
+  // are fetched for writing (prefetching never faults, past the end either).
+  PrefetchForWrite(pending.events.data() + pending.events.size(), 2 * sizeof(Event));
+  PrefetchForWrite(pending.records.data() + pending.records.size(), 4 * sizeof(WindowRecord));
+  PrefetchForWrite(pending.text.data() + pending.text.size(), 512);
+  bucket.ordinal.push_back(records_read_);
+  WindowRecord& b = pending.records.emplace_back();  // at its defaults (no event, no rank)
   b.type = record_.type;
   b.canonical = record_.canonical;
   b.last_field = static_cast<int8_t>(record_.last_field);
-  b.offset = pending_.text.size();
+  b.offset = pending.text.size();
   b.length = static_cast<uint32_t>(record_.line.size());
-  pending_.text.append(record_.line);
-  b.level = next_boundary_ - 1;  // records of no rank join the window being built
+  pending.text.append(record_.line);
+  b.level = level;
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
-    b.event = static_cast<int32_t>(pending_.events.size());
+    b.event = static_cast<int32_t>(pending.events.size());
     // Built here and copied in: emplace_back() would first clear the
     // vector's slot with a slow `rep stos`, and ToEvent sets every field.
     Event built;
-    ToEvent(m, &pending_.ids, &pending_.resolved, &built);
-    built.record = static_cast<uint32_t>(pending_.records.size() - 1);
-    const Event& e = pending_.events.emplace_back(built);
+    ToEvent(m, &pending.ids, &pending.resolved, &built);
+    built.record = static_cast<uint32_t>(pending.records.size() - 1);
+    const Event& e = pending.events.emplace_back(built);
     b.rank = e.rank;
     b.time = m.t0;
     b.present = m.present;
     b.time_spans[0] = record_.spans[trace::MpiRecord::k_t0];
     b.time_spans[1] = record_.spans[trace::MpiRecord::k_t1];
-    RankState& rank = Rank(m.rank);
+    RankState& rank = ranks_[m.rank];
     const bool held_fewest = Delivering(rank) && rank.syncs == fewest_;
-    b.level = rank.syncs;
     ++rank.seen;
     const bool clean_only = boundaries_ == Boundaries::kClean;
     if (clean_only) Account(m, e, rank);
@@ -325,68 +341,131 @@ Status WindowReader::BufferRecord() {
     b.time = record_.sample.t;
     b.present = record_.sample.present;
     b.time_spans[0] = record_.spans[trace::SampleRecord::k_t];
-    b.level = Rank(b.rank).syncs;
   } else if (record_.type == trace::RecordType::kComm) {
     dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
   }
   return OkStatus();
 }
 
-void WindowReader::Emit(int64_t below_level, bool ends_with_sync, Window* window) {
-  window->Clear();
+void WindowReader::Bucket::Clear() {
+  window.Clear();
+  ordinal.clear();
+}
+
+WindowReader::Bucket& WindowReader::BucketOf(int64_t level) {
+  if (level <= next_boundary_ - 1 && !buckets_.empty()) return buckets_.front();
+  const size_t index = static_cast<size_t>(std::max<int64_t>(0, level - (next_boundary_ - 1)));
+  while (buckets_.size() <= index) {
+    if (spare_.empty()) {
+      buckets_.emplace_back();
+    } else {
+      buckets_.push_back(std::move(spare_.back()));
+      spare_.pop_back();
+    }
+  }
+  return buckets_[index];
+}
+
+bool WindowReader::Buffered() const {
+  return std::any_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return !b.window.records.empty(); });
+}
+
+namespace {
+
+// Appends record i of `from`, with its text, event and array slices, to `to`.
+template <typename Bucket>
+void AppendRecord(const Bucket& from, size_t i, Bucket* to) {
+  const Window& source = from.window;
+  Window& target = to->window;
+  const WindowRecord& r = source.records[i];
+  WindowRecord& k = target.records.emplace_back(r);
+  k.offset = target.text.size();
+  target.text.append(source.text, r.offset, r.length);
+  to->ordinal.push_back(from.ordinal[i]);
+  if (r.event < 0) return;
+  k.event = static_cast<int32_t>(target.events.size());
+  Event& e = target.events.emplace_back(source.events[r.event]);
+  e.record = static_cast<uint32_t>(target.records.size() - 1);
+  // In ToEvent's order: completed, started, resolved.
+  auto carry = [](const auto& from, auto& to, uint32_t* begin, uint32_t count) {
+    const auto first = from.begin() + *begin;
+    *begin = static_cast<uint32_t>(to.size());
+    to.insert(to.end(), first, first + count);
+  };
+  carry(source.ids, target.ids, &e.completed_begin, e.completed_count);
+  carry(source.ids, target.ids, &e.started_begin, e.started_count);
+  carry(source.resolved, target.resolved, &e.resolved_begin, e.resolved_count);
+}
+
+// Drops the records from `keep` on, with what they own: a bucket's text,
+// events and arrays are laid out in the order of its records.
+template <typename Bucket>
+void Truncate(Bucket* bucket, size_t keep) {
+  Window& w = bucket->window;
+  if (keep >= w.records.size()) return;
+  w.text.resize(w.records[keep].offset);
+  for (size_t i = keep; i < w.records.size(); ++i) {
+    if (w.records[i].event < 0) continue;
+    const Event& first = w.events[w.records[i].event];
+    w.ids.resize(first.completed_begin);
+    w.resolved.resize(first.resolved_begin);
+    w.events.resize(w.records[i].event);
+    break;
+  }
+  w.records.resize(keep);
+  bucket->ordinal.resize(keep);
+}
+
+}  // namespace
+
+void WindowReader::MergeNext() {
+  Bucket& into = buckets_[0];
+  Bucket& from = buckets_[1];
+  if (into.window.records.empty()) {
+    std::swap(into, from);
+  } else if (!from.window.records.empty()) {
+    // Records of the earlier levels that came after the first of the next
+    // level's are merged with them; those before stay where they are.
+    const size_t keep = static_cast<size_t>(
+        std::upper_bound(into.ordinal.begin(), into.ordinal.end(), from.ordinal.front()) - into.ordinal.begin());
+    scratch_.Clear();
+    for (size_t i = keep; i < into.window.records.size(); ++i) AppendRecord(into, i, &scratch_);
+    Truncate(&into, keep);
+    size_t a = 0, b = 0;
+    while (a < scratch_.ordinal.size() || b < from.ordinal.size()) {
+      if (b == from.ordinal.size() || (a < scratch_.ordinal.size() && scratch_.ordinal[a] < from.ordinal[b])) {
+        AppendRecord(scratch_, a++, &into);
+      } else {
+        AppendRecord(from, b++, &into);
+      }
+    }
+  }
+  buckets_[1].Clear();
+  spare_.push_back(std::move(buckets_[1]));
+  buckets_.erase(buckets_.begin() + 1);
+}
+
+void WindowReader::Emit(bool ends_with_sync, Window* window) {
   window->index = window_index_++;
   window->ends_with_sync = ends_with_sync;
-  // The window takes the pending records whole, and pending restarts from
-  // the window's old, emptied vectors. Records of later windows move back
-  // to it; the others close up behind them. Records come in time order, so
-  // those of later windows are few and near the end: most records are
-  // neither copied nor moved.
-  std::swap(window->records, pending_.records);
-  std::swap(window->text, pending_.text);
-  std::swap(window->events, pending_.events);
-  std::swap(window->ids, pending_.ids);
-  std::swap(window->resolved, pending_.resolved);
-  std::vector<WindowRecord>& records = window->records;
-  std::vector<Event>& events = window->events;
-  size_t kept = 0, event_count = 0;
-  for (size_t i = 0; i < records.size(); ++i) {
-    WindowRecord& r = records[i];
-    if (r.level >= below_level) {
-      ++kept;
-      WindowRecord& k = pending_.records.emplace_back(r);
-      k.offset = pending_.text.size();
-      pending_.text.append(window->text, r.offset, r.length);
-      if (r.event >= 0) {
-        k.event = static_cast<int32_t>(pending_.events.size());
-        Event& e = pending_.events.emplace_back(events[r.event]);
-        e.record = static_cast<uint32_t>(pending_.records.size() - 1);
-        // Its array slices go back to the pending vectors too.
-        auto carry = [](const auto& from, auto& to, uint32_t* begin, uint32_t count) {
-          const auto first = from.begin() + *begin;
-          *begin = static_cast<uint32_t>(to.size());
-          to.insert(to.end(), first, first + count);
-        };
-        carry(window->ids, pending_.ids, &e.completed_begin, e.completed_count);
-        carry(window->ids, pending_.ids, &e.started_begin, e.started_count);
-        carry(window->resolved, pending_.resolved, &e.resolved_begin, e.resolved_count);
-      }
-      continue;
-    }
-    if (kept > 0) {  // close up: events keep the order of their records
-      const size_t to = i - kept;
-      if (r.event >= 0) {
-        events[event_count] = events[r.event];
-        events[event_count].record = static_cast<uint32_t>(to);
-        r.event = static_cast<int32_t>(event_count);
-      }
-      records[to] = r;
-    }
-    event_count += r.event >= 0;
+  for (auto& r : window->by_rank) r.clear();
+  if (buckets_.empty()) {
+    window->Clear();
+    return;
   }
-  records.resize(records.size() - kept);
-  events.resize(event_count);
-  for (size_t i = 0; i < events.size(); ++i) {
-    const Event& e = events[i];
+  // The window takes the bucket's vectors; the bucket keeps the window's
+  // old ones, emptied, for reuse.
+  Window& taken = buckets_.front().window;
+  std::swap(window->records, taken.records);
+  std::swap(window->text, taken.text);
+  std::swap(window->events, taken.events);
+  std::swap(window->ids, taken.ids);
+  std::swap(window->resolved, taken.resolved);
+  buckets_.front().Clear();
+  spare_.push_back(std::move(buckets_.front()));
+  buckets_.pop_front();
+  for (size_t i = 0; i < window->events.size(); ++i) {
+    const Event& e = window->events[i];
     if (static_cast<size_t>(e.rank) >= window->by_rank.size()) window->by_rank.resize(e.rank + 1);
     window->by_rank[e.rank].push_back(static_cast<uint32_t>(i));
   }
@@ -409,9 +488,13 @@ Expected<bool> WindowReader::Next(Window* window) {
       for (RankState& r : ranks_) {
         while (!r.at.empty() && r.at_base < k) r.at.pop_front(), ++r.at_base;
       }
+      // Levels up to k - 1 are buckets_[0]: a window, or, when k is not
+      // clean, part of one with level k.
       if (clean) {
-        Emit(k, true, window);
+        Emit(true, window);
         if (!window->records.empty()) return true;
+      } else if (buckets_.size() > 1) {
+        MergeNext();
       }
     }
     if (have_first_) {
@@ -420,8 +503,9 @@ Expected<bool> WindowReader::Next(Window* window) {
       continue;
     }
     if (input_done_) {
-      if (pending_.records.empty()) return false;
-      Emit(INT64_MAX, false, window);
+      if (!Buffered()) return false;
+      while (buckets_.size() > 1) MergeNext();
+      Emit(false, window);
       return true;
     }
     RP_ASSIGN_OR_RETURN(bool more, input_.Next(&record_));

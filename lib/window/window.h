@@ -110,7 +110,7 @@ class WindowReader {
   // Records read so far, for progress lines.
   int64_t records_read() const { return records_read_; }
   // True once the window last returned was the stream's last.
-  bool finished() const { return input_done_ && pending_.records.empty() && !have_first_; }
+  bool finished() const { return input_done_ && !Buffered() && !have_first_; }
 
  private:
   // What the reader tracks of each rank to tell a clean synchronization:
@@ -144,7 +144,22 @@ class WindowReader {
   RankState& Rank(int64_t rank);
   Status CheckRecord() const;
   Status BufferRecord();
-  void Emit(int64_t below_level, bool ends_with_sync, Window* window);
+  // Records read but not yet in a window, by level (WindowRecord::level),
+  // so that a record is copied at most once however far ahead of the
+  // window its rank runs (local clocks put ranks milliseconds apart).
+  // buckets_[0] holds every level up to next_boundary_ - 1 (levels whose
+  // boundary was not clean stay together) and buckets_[i] level
+  // next_boundary_ - 1 + i. A clean boundary hands buckets_[0] over whole
+  // (swapped, not copied); an unclean one merges buckets_[1] into it.
+  struct Bucket {
+    Window window;
+    std::vector<int64_t> ordinal;  // each record's position in the input
+    void Clear();
+  };
+  Bucket& BucketOf(int64_t level);
+  bool Buffered() const;
+  void MergeNext();  // buckets_[1] into buckets_[0], in input order
+  void Emit(bool ends_with_sync, Window* window);  // buckets_[0]
 
   trace::InputSet& input_;
   const Boundaries boundaries_;
@@ -154,10 +169,9 @@ class WindowReader {
   bool input_done_ = false;
   int64_t records_read_ = 0;
   std::vector<RankState> ranks_;
-  // Records read but not yet in a window, with their text, events and
-  // arrays: it becomes the next window whole (swapped, not copied), less
-  // the records of later windows, which move back.
-  Window pending_;
+  std::deque<Bucket> buckets_;
+  std::vector<Bucket> spare_;  // emptied buckets: memory to reuse
+  Bucket scratch_;
   // Reached() kept up to date without a pass over the ranks per record:
   // the fewest synchronizations among delivering ranks, how many ranks are
   // there, and the most any rank completed; recounted when the fewest move.

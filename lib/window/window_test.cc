@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "lib/trace/codec.h"
+
 #include <fstream>
 #include <string>
 #include <vector>
@@ -32,6 +34,8 @@ std::vector<std::vector<std::string>> Windows(const std::string& text,
   EXPECT_TRUE(reader.Start().ok());
   std::vector<std::vector<std::string>> out;
   Window w;
+  trace::LineDecoder decoder;
+  trace::Record record;
   for (;;) {
     auto more = reader.Next(&w);
     EXPECT_TRUE(more.ok()) << more.status().message();
@@ -45,9 +49,32 @@ std::vector<std::vector<std::string>> Windows(const std::string& text,
       // Events are the mpi records in input order, each pointing back.
       EXPECT_EQ(r.event, static_cast<int32_t>(events++));
       EXPECT_EQ(w.events[r.event].record, i);
-      EXPECT_EQ(w.events[r.event].rank, r.rank);
+      const Event& e = w.events[r.event];
+      EXPECT_EQ(e.rank, r.rank);
+      // Its array slices hold its line's arrays.
+      EXPECT_TRUE(decoder.DecodeCopy(w.line(r), &record).ok());
+      const auto slice = [](const auto& all, uint32_t begin, uint32_t count) {
+        return std::vector(all.begin() + begin, all.begin() + begin + count);
+      };
+      // (A record's absent arrays keep stale values.)
+      const trace::MpiRecord& m = record.mpi;
+      using Ids = std::vector<int64_t>;
+      EXPECT_EQ(slice(w.ids, e.completed_begin, e.completed_count), m.has_completed() ? m.completed : Ids{});
+      EXPECT_EQ(slice(w.ids, e.started_begin, e.started_count), m.has_reqs() ? m.reqs : Ids{});
+      const auto resolved = slice(w.resolved, e.resolved_begin, e.resolved_count);
+      EXPECT_EQ(resolved.size(), m.has_resolved() ? m.resolved.size() : 0);
+      for (size_t k = 0; k < resolved.size() && k < m.resolved.size(); ++k) {
+        EXPECT_EQ(resolved[k].req, m.resolved[k].req);
+      }
     }
     EXPECT_EQ(w.events.size(), events);
+    // The window holds its records' text and arrays and nothing more.
+    size_t text = 0, ids = 0, resolved = 0;
+    for (const WindowRecord& r : w.records) text += r.length;
+    for (const Event& e : w.events) ids += e.completed_count + e.started_count, resolved += e.resolved_count;
+    EXPECT_EQ(w.text.size(), text);
+    EXPECT_EQ(w.ids.size(), ids);
+    EXPECT_EQ(w.resolved.size(), resolved);
     out.push_back(lines);
     EXPECT_EQ(w.index, static_cast<int64_t>(out.size()) - 1);
   }
@@ -100,6 +127,40 @@ TEST(Window, ActiveRequestOrMessageInFlightKeepsTheWindowOpen) {
   EXPECT_EQ(every[1].size(), 5u);  // Send, Wait, Send, Barrier, Barrier
   EXPECT_EQ(every[2].size(), 3u);  // Recv, Barrier, Barrier
   EXPECT_EQ(every[3].size(), 1u);  // Finalize
+}
+
+// Ranks whose clocks run ahead deliver records of later windows before
+// the slower ranks finish the current one. The window still holds its
+// records in input order when its first boundary is not clean.
+TEST(Window, RecordsOfRanksRunningAheadKeepInputOrder) {
+  const std::string irecv = Mpi(1, 0, "MPI_Irecv", 1, 2, R"(,"peer":0,"tag":1,"bytes":8,"req":0)");
+  const std::string barrier0 = Mpi(0, 0, "MPI_Barrier", 3, 6);
+  const std::string send = Mpi(0, 1, "MPI_Send", 7, 8, R"(,"peer":1,"tag":1,"bytes":8)");
+  const std::string test = Mpi(1, 1, "MPI_Test", 8, 9, R"(,"completed":[9],"resolved":[{"req":9}])");
+  const std::string comm = R"({"type":"comm","id":5,"size":1,"ranks":[0]})" "\n";
+  const std::string barrier0b = Mpi(0, 2, "MPI_Barrier", 9, 12);
+  const std::string barrier1 = Mpi(1, 2, "MPI_Barrier", 10, 13);
+  const std::string wait =
+      Mpi(1, 3, "MPI_Wait", 14, 15, R"(,"completed":[0],"resolved":[{"req":0,"peer":0,"tag":1,"bytes":8}])");
+  const std::string barrier1b = Mpi(1, 4, "MPI_Barrier", 16, 17);
+  const std::string end0 = Mpi(0, 3, "MPI_Finalize", 18, 19);
+  const std::string end1 = Mpi(1, 5, "MPI_Finalize", 18, 19);
+  const std::string text =
+      Header(2) + irecv + barrier0 + send + comm + test + barrier0b + barrier1 + wait + barrier1b + end0 + end1;
+  // Rank 1's Irecv is active at the first barrier: the window goes on to
+  // the second, and takes rank 0's records after its first barrier, which
+  // came before rank 1's.
+  const auto w = Windows(text);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0], (std::vector<std::string>{Strip(irecv), Strip(barrier0), Strip(send), Strip(comm), Strip(test),
+                                            Strip(barrier0b), Strip(barrier1), Strip(wait), Strip(barrier1b)}));
+  EXPECT_EQ(w[1], (std::vector<std::string>{Strip(end0), Strip(end1)}));
+  // Cut at every synchronization, the comm record joins the first window.
+  const auto every = Windows(text, Boundaries::kEverySync);
+  ASSERT_EQ(every.size(), 3u);
+  EXPECT_EQ(every[0],
+            (std::vector<std::string>{Strip(irecv), Strip(barrier0), Strip(comm), Strip(test), Strip(barrier1)}));
+  EXPECT_EQ(every[1], (std::vector<std::string>{Strip(send), Strip(barrier0b), Strip(wait), Strip(barrier1b)}));
 }
 
 // Request ids of other producers may be large or negative (the table keeps
