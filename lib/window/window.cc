@@ -138,7 +138,7 @@ WindowReader::RankState& WindowReader::Rank(int64_t rank) {
   return ranks_[rank];
 }
 
-void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState& rank) {
+void WindowReader::Account(const Event& e, const std::vector<int64_t>& ids, RankState& rank) {
   const mpi::Function* f = e.function();
   if (f == nullptr) return;
   auto start = [&](int64_t id) {
@@ -184,7 +184,7 @@ void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState&
       if (e.req != kNoId) start(e.req);
       break;
     case Category::kStartall:
-      for (int64_t id : m.reqs) start(id);
+      for (uint32_t i = 0; i < e.started_count; ++i) start(ids[e.started_begin + i]);
       break;
     case Category::kRequestFree:
       if (e.req != kNoId) {
@@ -198,7 +198,10 @@ void WindowReader::Account(const trace::MpiRecord& m, const Event& e, RankState&
       if (f->nonblocking) create(false, false, false);  // nonblocking collectives, RMA, I/O
       break;
   }
-  for (int64_t id : m.completed) {
+  // The event's slices, not the record's arrays: those keep stale values
+  // when the record has none.
+  for (uint32_t i = 0; i < e.completed_count; ++i) {
+    const int64_t id = ids[e.completed_begin + i];
     Request* r = rank.requests.Find(id);
     if (r == nullptr || !r->active) continue;
     r->active = false;
@@ -328,7 +331,7 @@ Status WindowReader::BufferRecord() {
     const bool held_fewest = Delivering(rank) && rank.syncs == fewest_;
     ++rank.seen;
     const bool clean_only = boundaries_ == Boundaries::kClean;
-    if (clean_only) Account(m, e, rank);
+    if (clean_only) Account(e, pending.ids, rank);
     if (IsGlobalSync(e)) {
       b.global_sync = true;
       ++rank.syncs;

@@ -136,7 +136,8 @@ class WindowReader {
     std::deque<AtSync> at;
     int64_t at_base = 0;
   };
-  void Account(const trace::MpiRecord& m, const Event& e, RankState& rank);
+  // Starts and completes the requests of event e (arrays in `ids`).
+  void Account(const Event& e, const std::vector<int64_t>& ids, RankState& rank);
   bool IsGlobalSync(const Event& e) const;
   int64_t Reached();  // fewest synchronizations completed by a rank still delivering
   bool Delivering(const RankState& r) const { return r.expected < 0 || r.seen < r.expected; }

@@ -163,6 +163,24 @@ TEST(Window, RecordsOfRanksRunningAheadKeepInputOrder) {
   EXPECT_EQ(every[1], (std::vector<std::string>{Strip(send), Strip(barrier0b), Strip(wait), Strip(barrier1b)}));
 }
 
+// A record without "completed" completes nothing, even right after one
+// that completed the same request id (the decoder reuses its record).
+TEST(Window, OnlyRecordsWithCompletedIdsCompleteRequests) {
+  const std::string text = Header(2) + Mpi(0, 0, "MPI_Irecv", 1, 2, R"(,"peer":1,"tag":1,"bytes":8,"req":0)") +
+                           Mpi(1, 0, "MPI_Send", 2, 3, R"(,"peer":0,"tag":1,"bytes":8)") +
+                           Mpi(0, 1, "MPI_Wait", 3, 4, R"(,"completed":[0])") +
+                           Mpi(1, 1, "MPI_Isend", 4, 5, R"(,"peer":0,"tag":2,"bytes":8,"req":0)") +
+                           Mpi(0, 2, "MPI_Recv", 5, 6, R"(,"peer":1,"tag":2,"bytes":8)") +
+                           Mpi(0, 3, "MPI_Barrier", 6, 8) + Mpi(1, 2, "MPI_Barrier", 7, 8) +
+                           Mpi(1, 3, "MPI_Wait", 9, 11, R"(,"completed":[0])") +
+                           Mpi(0, 4, "MPI_Barrier", 12, 14) + Mpi(1, 4, "MPI_Barrier", 13, 14);
+  // Rank 1's Isend is active at the first barrier (its message arrived):
+  // one window.
+  const auto w = Windows(text);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].size(), 10u);
+}
+
 // Request ids of other producers may be large or negative (the table keeps
 // small ones in a vector, others in a map): the same cuts for every id.
 TEST(Window, RequestIdsOfAnySizeAreTracked) {
