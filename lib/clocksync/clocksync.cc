@@ -280,7 +280,21 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       RadixSortStable(order, scratch, [](const OutputKey& k) { return OrderedKey(k.time); });
     }
     for (const OutputKey& key : untimed) RP_RETURN_IF_ERROR(WriteRecord(w, key, writer.get()));
-    for (const OutputKey& key : order) RP_RETURN_IF_ERROR(WriteRecord(w, key, writer.get()));
+    // In time order the window's records are read at random: their text
+    // and events are fetched some records ahead.
+    constexpr size_t kRecordAhead = 16, kTextAhead = 8;
+    for (size_t j = 0; j < order.size(); ++j) {
+      if (j + kRecordAhead < order.size()) __builtin_prefetch(&w.records[order[j + kRecordAhead].index]);
+      if (j + kTextAhead < order.size()) {
+        const window::WindowRecord& ahead = w.records[order[j + kTextAhead].index];
+        const char* text = w.text.data() + ahead.offset;
+        __builtin_prefetch(text);
+        __builtin_prefetch(text + 64);
+        __builtin_prefetch(text + 128);
+        if (ahead.event >= 0) __builtin_prefetch(&w.events[ahead.event]);
+      }
+      RP_RETURN_IF_ERROR(WriteRecord(w, order[j], writer.get()));
+    }
   }
   progress.Done();
 
