@@ -508,6 +508,23 @@ class CanonicalScan {
   }
 
   RP_INLINE bool Value(int64_t* out) {
+    // Most numbers of a trace (ranks, seq, sites, tags, sizes) have one to
+    // seven digits, all in the word at the scan: read at once, with no
+    // range to check.
+    if (end_ - p_ >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p_, 8);
+      const uint64_t t = word ^ kAsciiZeros;
+      const uint64_t other = (t | (t + 0x7676767676767676)) & 0x8080808080808080;
+      const int count = std::countr_zero(other) / 8;  // 8 when other == 0
+      if (count - 1u < 7u) {
+        if (count > 1 && (t & 0xff) == 0) return false;  // a leading zero
+        const int pad = 8 * (8 - count);
+        *out = static_cast<int64_t>(EightDigitsValue(word << pad | kAsciiZeros >> (64 - pad)));
+        p_ += count;
+        return true;
+      }
+    }
     const char* p = p_;
     const bool negative = p != end_ && *p == '-';
     p += negative;
