@@ -14,6 +14,7 @@
 #ifndef RP_LIB_TRACE_JSON_OUT_H_
 #define RP_LIB_TRACE_JSON_OUT_H_
 
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -36,16 +37,29 @@ inline uint64_t EightDigitsAscii(uint32_t n) {
 }
 
 // Writes `value` in decimal at `out` (room for 20 bytes) and returns the
-// end: the text of std::to_chars, but the last eight digits of a 9- to
-// 16-digit number (a nanosecond time stamp) are formed at once in a word.
+// end: the text of std::to_chars. Up to 16 digits (every nanosecond time
+// stamp) are formed in words of eight: the leading zeros of the first word
+// are counted and shifted out, not searched for digit by digit.
 inline char* WriteInt(char* out, int64_t value) {
   uint64_t v = static_cast<uint64_t>(value);
   if (value < 0) {
     *out++ = '-';
     v = 0 - v;
   }
-  if (v < 100000000 || v >= 10000000000000000) return std::to_chars(out, out + 20, v).ptr;
-  out = std::to_chars(out, out + 20, v / 100000000).ptr;
+  if (v >= 10000000000000000) return std::to_chars(out, out + 20, v).ptr;
+  // The first word's digits, without its leading zeros (one digit for 0).
+  auto head = [&out](uint32_t n) {
+    const uint64_t word = EightDigitsAscii(n);
+    const int zeros = n == 0 ? 7 : std::countr_zero(word ^ 0x3030303030303030) / 8;
+    const uint64_t digits = word >> (8 * zeros);
+    std::memcpy(out, &digits, 8);  // the bytes past the digits are overwritten or not counted
+    out += 8 - zeros;
+  };
+  if (v < 100000000) {
+    head(static_cast<uint32_t>(v));
+    return out;
+  }
+  head(static_cast<uint32_t>(v / 100000000));
   const uint64_t low = EightDigitsAscii(static_cast<uint32_t>(v % 100000000));
   std::memcpy(out, &low, 8);
   return out + 8;
