@@ -150,9 +150,20 @@ struct Member {
   return true;
 }
 
+// The most an edit adds: its member `,"name":` and a 20-character integer.
+template <typename Edit>
+size_t MostEdited(std::string_view line, std::span<const Edit> edits) {
+  size_t most = line.size() + 1;
+  for (const Edit& edit : edits) most += edit.name.size() + 4 + 20;
+  return most;
+}
+
 }  // namespace
 
-void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out) {
+size_t MostEditedSize(std::string_view line, std::span<const IntEdit> edits) { return MostEdited(line, edits); }
+size_t MostEditedSize(std::string_view line, std::span<const SpanEdit> edits) { return MostEdited(line, edits); }
+
+char* EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, char* out) {
   // Each edit becomes a splice: replace [begin, end), or insert at begin a
   // new member (`last`: at the closing brace, after a comma).
   struct Splice {
@@ -231,13 +242,8 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
       std::swap(splices[k - 1], splices[k]);
     }
   }
-  // Written straight into *out, sized for the longest result; integers as
-  // Encode writes them (WriteInt).
-  size_t most = line.size() + 1;
-  for (const IntEdit& edit : edits) most += edit.name.size() + 4 + 20;
-  const size_t start = out->size();
-  out->resize(start + most);
-  char* o = out->data() + start;
+  // Integers as Encode writes them (WriteInt).
+  char* o = out;
   auto raw = [&o](const char* data, size_t n) {
     std::memcpy(o, data, n);
     o += n;
@@ -262,15 +268,11 @@ void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> e
   }
   raw(line.data() + copied, line.size() - copied);
   *o++ = '\n';
-  out->resize(o - out->data());
+  return o;
 }
 
-void EditSpans(std::string_view line, std::span<const SpanEdit> edits, std::string* out) {
-  size_t most = line.size() + 1;
-  for (const SpanEdit& edit : edits) most += edit.name.size() + 4 + 20;
-  const size_t start = out->size();
-  out->resize(start + most);
-  char* o = out->data() + start;
+char* EditSpans(std::string_view line, std::span<const SpanEdit> edits, char* out) {
+  char* o = out;
   size_t copied = 0;
   for (const SpanEdit& edit : edits) {
     assert(edit.at.begin >= copied && edit.at.end >= edit.at.begin && edit.at.end <= line.size());
@@ -290,7 +292,19 @@ void EditSpans(std::string_view line, std::span<const SpanEdit> edits, std::stri
   std::memcpy(o, line.data() + copied, line.size() - copied);
   o += line.size() - copied;
   *o++ = '\n';
-  out->resize(o - out->data());
+  return o;
+}
+
+void EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, std::string* out) {
+  const size_t start = out->size();
+  out->resize(start + MostEditedSize(line, edits));
+  out->resize(EditInts(type, line, edits, out->data() + start) - out->data());
+}
+
+void EditSpans(std::string_view line, std::span<const SpanEdit> edits, std::string* out) {
+  const size_t start = out->size();
+  out->resize(start + MostEditedSize(line, edits));
+  out->resize(EditSpans(line, edits, out->data() + start) - out->data());
 }
 
 }  // namespace rp::trace

@@ -54,6 +54,14 @@ struct SpanEdit {
 //   EditSpans(rec.line, edits, &out);
 void EditSpans(std::string_view line, std::span<const SpanEdit> edits, std::string* out);
 
+// The same, written at `out`, which has room for MostEditedSize(line,
+// edits) bytes; they return the end of what they wrote. For a buffer that
+// need not be zero-filled first (std::string::resize would).
+size_t MostEditedSize(std::string_view line, std::span<const IntEdit> edits);
+size_t MostEditedSize(std::string_view line, std::span<const SpanEdit> edits);
+char* EditInts(RecordType type, std::string_view line, std::span<const IntEdit> edits, char* out);
+char* EditSpans(std::string_view line, std::span<const SpanEdit> edits, char* out);
+
 }  // namespace rp::trace
 
 #endif  // RP_LIB_TRACE_EDIT_H_

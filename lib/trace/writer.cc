@@ -9,16 +9,16 @@ Expected<std::unique_ptr<Writer>> Writer::Open(const std::string& path,
 }
 
 Writer::Writer(std::unique_ptr<ByteSink> sink) : sink_(std::move(sink)) {
-  buffer_.reserve(kFlushAt + (size_t{1} << 16));
+  buffer_.resize(kFlushAt + (size_t{1} << 16));
 }
 
 Writer::~Writer() = default;
 
 Status Writer::Flush() {
-  if (buffer_.empty()) return OkStatus();
-  bytes_written_ += buffer_.size();
-  Status status = sink_->Write(buffer_);
-  buffer_.clear();
+  if (used_ == 0) return OkStatus();
+  bytes_written_ += used_;
+  Status status = sink_->Write(std::string_view(buffer_.data(), used_));
+  used_ = 0;
   return status;
 }
 

@@ -9,6 +9,7 @@
 #ifndef RP_LIB_TRACE_WRITER_H_
 #define RP_LIB_TRACE_WRITER_H_
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -29,40 +30,52 @@ class Writer {
 
   template <typename R>
   Status Write(const R& record) {
-    Encode(record, &buffer_);
-    return MaybeFlush();
+    encoded_.clear();
+    Encode(record, &encoded_);
+    return WriteText(encoded_);
   }
   // Writes a line as it is (a newline is added).
   Status WriteRaw(std::string_view line) {
-    buffer_.append(line);
-    buffer_.push_back('\n');
-    return MaybeFlush();
+    char* at = Room(line.size() + 1);
+    std::memcpy(at, line.data(), line.size());
+    at[line.size()] = '\n';
+    return Commit(at + line.size() + 1);
   }
   // Writes a line with some integer fields changed (see edit.h).
   Status WriteEdited(RecordType type, std::string_view line, std::span<const IntEdit> edits) {
-    EditInts(type, line, edits, &buffer_);
-    return MaybeFlush();
+    return Commit(EditInts(type, line, edits, Room(MostEditedSize(line, edits))));
   }
   // Writes a canonical line with edits at places the decoder found (edit.h).
   Status WriteSpliced(std::string_view line, std::span<const SpanEdit> edits) {
-    EditSpans(line, edits, &buffer_);
-    return MaybeFlush();
+    return Commit(EditSpans(line, edits, Room(MostEditedSize(line, edits))));
   }
   // Writes text that is not a record (reports); no newline is added.
   Status WriteText(std::string_view text) {
-    buffer_.append(text);
-    return MaybeFlush();
+    char* at = Room(text.size());
+    std::memcpy(at, text.data(), text.size());
+    return Commit(at + text.size());
   }
   Status Flush();
   Status Close();
-  uint64_t bytes_written() const { return bytes_written_ + buffer_.size(); }
+  uint64_t bytes_written() const { return bytes_written_ + used_; }
 
  private:
-  Status MaybeFlush() { return buffer_.size() >= kFlushAt ? Flush() : OkStatus(); }
+  // Text is written straight into buffer_, which keeps its size; the first
+  // used_ bytes are the text. Room(n): where n more bytes may go.
+  char* Room(size_t n) {
+    if (n > buffer_.size() - used_) buffer_.resize(used_ + n);  // a line longer than the headroom
+    return buffer_.data() + used_;
+  }
+  Status Commit(char* end) {
+    used_ = static_cast<size_t>(end - buffer_.data());
+    return used_ >= kFlushAt ? Flush() : OkStatus();
+  }
   static constexpr size_t kFlushAt = size_t{1} << 20;
 
   std::unique_ptr<ByteSink> sink_;
   std::string buffer_;
+  size_t used_ = 0;
+  std::string encoded_;  // Write's record, encoded
   uint64_t bytes_written_ = 0;
   bool closed_ = false;
 };
