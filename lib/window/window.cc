@@ -355,8 +355,7 @@ void WindowReader::Bucket::Clear() {
   ordinal.clear();
 }
 
-WindowReader::Bucket& WindowReader::BucketOf(int64_t level) {
-  if (level <= next_boundary_ - 1 && !buckets_.empty()) return buckets_.front();
+WindowReader::Bucket& WindowReader::AddBuckets(int64_t level) {
   const size_t index = static_cast<size_t>(std::max<int64_t>(0, level - (next_boundary_ - 1)));
   while (buckets_.size() <= index) {
     if (spare_.empty()) {

@@ -157,7 +157,10 @@ class WindowReader {
     std::vector<int64_t> ordinal;  // each record's position in the input
     void Clear();
   };
-  Bucket& BucketOf(int64_t level);
+  Bucket& BucketOf(int64_t level) {  // most records join the first bucket
+    return level <= next_boundary_ - 1 && !buckets_.empty() ? buckets_.front() : AddBuckets(level);
+  }
+  Bucket& AddBuckets(int64_t level);  // through the one of level
   bool Buffered() const;
   void MergeNext();  // buckets_[1] into buckets_[0], in input order
   void Emit(bool ends_with_sync, Window* window);  // buckets_[0]
