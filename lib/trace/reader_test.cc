@@ -227,6 +227,29 @@ TEST(WriterReader, WriteThenReadGivesIdenticalBytes) {
         if (i % 2) m.set_peer(i % 5); else m.clear_peer();
         ASSERT_TRUE((*writer)->Write(m).ok());
         Encode(m, &expected);
+        if (i % 25000 == 0) {
+          // Lines longer than the writer's headroom past its flush mark,
+          // encoded and raw; and a line spliced at its times.
+          CommRecord c;
+          c.set_id(i + 1);
+          c.set_size(40000);
+          c.set_ranks(std::vector<int64_t>(40000, 123456));
+          ASSERT_TRUE((*writer)->Write(c).ok());
+          std::string line;
+          Encode(c, &line);
+          expected += line;
+          line.pop_back();
+          ASSERT_TRUE((*writer)->WriteRaw(line).ok());
+          expected += line + "\n";
+          std::string encoded;
+          Encode(m, &encoded);
+          encoded.pop_back();
+          const size_t t0 = encoded.find("\"t0\":") + 5;
+          const SpanEdit edit[] = {{{static_cast<uint32_t>(t0), static_cast<uint32_t>(encoded.find(',', t0))}, 7}};
+          ASSERT_TRUE((*writer)->WriteSpliced(encoded, edit).ok());
+          m.set_t0(7);
+          Encode(m, &expected);
+        }
       }
       ASSERT_TRUE((*writer)->Close().ok());
     }
