@@ -574,6 +574,26 @@ class CanonicalScan {
   RP_INLINE bool Value(std::string_view* out) {
     if (!Eat('"')) return false;
     const char* start = p_;
+    // A word at a time: the first byte that is a quote, a backslash, a
+    // control character or not ASCII stops the string (the lowest byte each
+    // test flags is exact: borrows only run upwards).
+    constexpr uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
+    while (end_ - p_ >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p_, 8);
+      const uint64_t quote = word ^ (kOnes * '"'), slash = word ^ (kOnes * '\\');
+      const uint64_t stop = (((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) |
+                             ((word - kOnes * 0x20) & ~word) | word) & kHighs;
+      if (stop == 0) {
+        p_ += 8;
+        continue;
+      }
+      p_ += std::countr_zero(stop) / 8;
+      if (*p_ != '"') return false;  // escapes, UTF-8
+      *out = std::string_view(start, p_ - start);
+      ++p_;
+      return true;
+    }
     while (p_ != end_) {
       const unsigned char c = *p_;
       if (c == '"') {
@@ -648,22 +668,25 @@ RP_RECORD_TYPES(RP_DEFINE_SCAN_FIELD)
 // field's key is tried once, in turn, with its comma by one word compare,
 // and its value read by code for that field, without a dispatch on the
 // key. Stops at the first key that is not next in schema order: at the
-// closing brace of a line in order.
+// closing brace of a line in order. The word at the scan is read again
+// only after a field was taken.
 #define RP_IN_ORDER_FIELD(kind, name, presence, doc)                      \
   {                                                                       \
     static constexpr CommaKeyToken kToken = MakeCommaKeyToken(#name);     \
-    if (scan.CommaKey(scan.Word(), kToken)) {                             \
+    if (scan.CommaKey(word, kToken)) {                                    \
       const uint32_t begin = scan.offset();                               \
       if (!scan.Value(&record->name)) return false;                       \
       record->present |= uint64_t{1} << R::k_##name;                      \
       spans[R::k_##name] = {begin, scan.offset()};                        \
       *last_field = R::k_##name;                                          \
+      word = scan.Word();                                                 \
     }                                                                     \
   }
 #define RP_DEFINE_SCAN_IN_ORDER(Camel, lower, doc)                                                        \
   RP_INLINE bool ScanInOrder(CanonicalScan& scan, Camel##Record* record, ValueSpan* spans, int* last_field) { \
     using R = Camel##Record;                                                                              \
     *last_field = -1;                                                                                     \
+    uint64_t word = scan.Word(); /* read again only once a field was taken */                             \
     RP_FIELDS_##lower(RP_IN_ORDER_FIELD)                                                                  \
     return true;                                                                                          \
   }
