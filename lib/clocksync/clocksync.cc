@@ -214,6 +214,9 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   repair_options.min_latency = options.min_latency;
   repair_options.max_slope = options.max_slope;
   repair_options.amortize = options.amortize;
+  // Violations are counted only to be printed (--report, or -v).
+  const auto level = options.report ? spdlog::level::info : spdlog::level::debug;
+  const bool count_violations = spdlog::should_log(level);
   clock::Violations mapped_violations, final_violations;
   int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved = 0, mismatched = 0, cycles = 0;
   std::vector<std::string> examples;
@@ -245,7 +248,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       if (examples.size() < 5) examples.push_back(example);
     }
     constraints.Build(w, matching);
-    mapped_violations.Add(clock::CountViolations(w, constraints, options.min_latency));
+    if (count_violations) mapped_violations.Add(clock::CountViolations(w, constraints, options.min_latency));
     if (options.repair) {
       const clock::RepairResult result = clock::Repair(&w, constraints, repair_options, &carried_shift);
       cycles += result.cycles_broken;
@@ -254,7 +257,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
         summary[r].max_shift = std::max(summary[r].max_shift, result.ranks[r].max_shift);
       }
     }
-    final_violations.Add(clock::CountViolations(w, constraints, options.min_latency));
+    if (count_violations) final_violations.Add(clock::CountViolations(w, constraints, options.min_latency));
 
     // New times of the window's records; records of no rank (or of no
     // time) stay first, by rank. With local clocks the input order is far
@@ -328,7 +331,6 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   if (cycles > 0) {
     spdlog::warn("{} dependency cycle(s) broken: the trace's messages or collectives contradict each other", cycles);
   }
-  const auto level = options.report ? spdlog::level::info : spdlog::level::debug;
   spdlog::log(level, "violations after the {} mapping: {} message(s), {} collective exit(s), worst {}", method,
               mapped_violations.messages, mapped_violations.collectives, Ns(mapped_violations.worst));
   spdlog::log(level, "violations after repair: {} message(s), {} collective exit(s), worst {}",
