@@ -27,15 +27,20 @@ int32_t FunctionIndex(std::string_view name) {
   return index->Find(name);
 }
 
-void ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<trace::Completion>* resolved,
+bool ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<trace::Completion>* resolved,
              Event* out) {
   Event& e = *out;  // every field set: no temporary to copy
+  bool fits = true;
   e.t0 = m.t0;
   e.t1 = m.t1;
   e.seq = m.seq;
   e.rank = static_cast<int32_t>(m.rank);
   e.fn = FunctionIndex(m.fn);
-  auto get = [](bool has, int64_t v) { return has ? static_cast<int32_t>(v) : kNone; };
+  // kNone (INT32_MIN) is no value: a field must lie above it.
+  auto get = [&fits](bool has, int64_t v) {
+    fits &= !has || (v > INT32_MIN && v <= INT32_MAX);
+    return has ? static_cast<int32_t>(v) : kNone;
+  };
   e.site = get(m.has_site(), m.site);
   e.comm = get(m.has_comm(), m.comm);
   e.peer = get(m.has_peer(), m.peer);
@@ -59,6 +64,7 @@ void ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<t
   slice(m.has_completed(), m.completed, ids, &e.completed_begin, &e.completed_count);
   slice(m.has_reqs(), m.reqs, ids, &e.started_begin, &e.started_count);
   slice(m.has_resolved(), m.resolved, resolved, &e.resolved_begin, &e.resolved_count);
+  return fits;
 }
 
 void Window::Clear() {
@@ -250,53 +256,45 @@ bool WindowReader::Clean(int64_t k) const {
 // Ranks index arrays and Event keeps MPI ints (ranks, tags, roots) and the
 // producer's small ids in 32 bits: a value beyond them is an input error,
 // not a silently wrapped number or an allocation the size of the value.
-Status WindowReader::CheckRecord() const {
-  // A rank beyond header.ranks is tolerated (stages warn of what it breaks),
-  // one beyond any run's size is not: it would size per-rank arrays.
-  const int64_t limit = std::max<int64_t>(dict_.ranks, int64_t{1} << 20);
-  auto rank_ok = [&](int64_t rank) { return rank >= 0 && rank < limit; };
-  auto bad_rank = [&](const char* type, int64_t rank) {
-    return InputError(input_.where() + ": " + type + " record has rank " + std::to_string(rank) + ", outside 0.." +
-                      std::to_string(limit - 1));
-  };
-  if (record_.type == trace::RecordType::kSample && !rank_ok(record_.sample.rank)) {
-    return bad_rank("sample", record_.sample.rank);
-  }
-  if (record_.type != trace::RecordType::kMpi) return OkStatus();
+// A rank beyond header.ranks is tolerated (stages warn of what it breaks),
+// one beyond any run's size is not: it would size per-rank arrays.
+int64_t WindowReader::RankLimit() const { return std::max<int64_t>(dict_.ranks, int64_t{1} << 20); }
+
+Status WindowReader::RankError(int64_t rank) const {
+  const int64_t limit = RankLimit();
+  const char* type = record_.type == trace::RecordType::kMpi ? "mpi" : "sample";
+  return InputError(input_.where() + ": " + type + " record has rank " +
+                    std::to_string(rank) + ", outside 0.." + std::to_string(limit - 1));
+}
+
+// The error for an mpi record that ToEvent found a field of too wide for.
+Status WindowReader::WideFieldError() const {
   const trace::MpiRecord& m = record_.mpi;
-  if (!rank_ok(m.rank)) return bad_rank("mpi", m.rank);
-  // One test for all fields first: this runs for every record.
-  auto wide = [&m](int field, int64_t value) {
-    return ((m.present >> field) & 1) != 0 && (value <= INT32_MIN || value > INT32_MAX);
-  };
   using M = trace::MpiRecord;
-  if (!(wide(M::k_site, m.site) | wide(M::k_comm, m.comm) | wide(M::k_peer, m.peer) | wide(M::k_tag, m.tag) |
-        wide(M::k_rpeer, m.rpeer) | wide(M::k_rtag, m.rtag) | wide(M::k_root, m.root) |
-        wide(M::k_phase, m.phase))) {
-    return OkStatus();
-  }
   const std::pair<int, int64_t> fields[] = {{M::k_site, m.site},   {M::k_comm, m.comm}, {M::k_peer, m.peer},
                                             {M::k_tag, m.tag},     {M::k_rpeer, m.rpeer}, {M::k_rtag, m.rtag},
                                             {M::k_root, m.root},   {M::k_phase, m.phase}};
   constexpr const char* kNames[] = {"site", "comm", "peer", "tag", "rpeer", "rtag", "root", "phase"};
   for (size_t i = 0; i < std::size(fields); ++i) {
     const auto [field, value] = fields[i];
-    if (wide(field, value)) {
+    if (((m.present >> field) & 1) != 0 && (value <= INT32_MIN || value > INT32_MAX)) {
       return InputError(input_.where() + ": mpi record field \"" + kNames[i] + "\" = " + std::to_string(value) +
                         " does not fit 32 bits (rank " + std::to_string(m.rank) + ", seq " + std::to_string(m.seq) + ")");
     }
   }
-  return OkStatus();
+  return InputError(input_.where() + ": mpi record has a field that does not fit 32 bits");
 }
 
 // Buffers record_ with its rank's level; accounts the requests and messages
 // of mpi records when windows must end clean.
 Status WindowReader::BufferRecord() {
-  RP_RETURN_IF_ERROR(CheckRecord());
   // Records of no rank join the window being built.
   int64_t level = next_boundary_ - 1;
-  if (record_.type == trace::RecordType::kMpi) level = Rank(record_.mpi.rank).syncs;
-  if (record_.type == trace::RecordType::kSample) level = Rank(record_.sample.rank).syncs;
+  if (record_.type == trace::RecordType::kMpi || record_.type == trace::RecordType::kSample) {
+    const int64_t rank = record_.type == trace::RecordType::kMpi ? record_.mpi.rank : record_.sample.rank;
+    if (rank < 0 || rank >= RankLimit()) return RankError(rank);
+    level = Rank(rank).syncs;
+  }
   Bucket& bucket = BucketOf(level);
   Window& pending = bucket.window;
   // A bucket's memory was last used a window or more ago: its next slots
@@ -319,7 +317,7 @@ Status WindowReader::BufferRecord() {
     // Built here and copied in: emplace_back() would first clear the
     // vector's slot with a slow `rep stos`, and ToEvent sets every field.
     Event built;
-    ToEvent(m, &pending.ids, &pending.resolved, &built);
+    if (!ToEvent(m, &pending.ids, &pending.resolved, &built)) return WideFieldError();
     built.record = static_cast<uint32_t>(pending.records.size() - 1);
     const Event& e = pending.events.emplace_back(built);
     b.rank = e.rank;

@@ -143,7 +143,9 @@ class WindowReader {
   bool Delivering(const RankState& r) const { return r.expected < 0 || r.seen < r.expected; }
   bool Clean(int64_t k) const;
   RankState& Rank(int64_t rank);
-  Status CheckRecord() const;
+  int64_t RankLimit() const;
+  Status RankError(int64_t rank) const;  // for record_, of rank outside 0..RankLimit() - 1
+  Status WideFieldError() const;         // for record_, when ToEvent found a field too wide
   Status BufferRecord();
   // Records read but not yet in a window, by level (WindowRecord::level),
   // so that a record is copied at most once however far ahead of the
@@ -191,8 +193,9 @@ class WindowReader {
 Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
                     const std::function<void(trace::HeaderRecord&)>& amend = nullptr, bool header_only = false);
 
-// Fills *out from an mpi record (its arrays appended to ids and resolved).
-void ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<trace::Completion>* resolved,
+// Fills *out from an mpi record (its arrays appended to ids and resolved);
+// false if a field Event keeps in 32 bits does not fit them.
+bool ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<trace::Completion>* resolved,
              Event* out);
 
 }  // namespace rp::window
