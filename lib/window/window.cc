@@ -147,18 +147,18 @@ WindowReader::RankState& WindowReader::Rank(int64_t rank) {
 void WindowReader::Account(const Event& e, const std::vector<int64_t>& ids, RankState& rank) {
   const mpi::Function* f = e.function();
   if (f == nullptr) return;
-  auto start = [&](int64_t id) {
-    Request& r = rank.requests.Get(id);
+  auto activate = [&rank](Request& r) {
     if (!r.active) ++rank.active;
     r.active = true;
     if (r.sends) ++rank.sent;
   };
+  auto start = [&](int64_t id) { activate(rank.requests.Get(id)); };
   auto create = [&](bool persistent, bool sends, bool receives) {
     if (e.req == kNoId) return;
     Request& r = rank.requests.Get(e.req);
     if (r.active) --rank.active;  // a reused id: the old request is gone
     r = Request{false, persistent, sends, receives};
-    if (!persistent) start(e.req);
+    if (!persistent) activate(r);
   };
   const bool peer_real = e.peer != -2;
   switch (f->category) {
