@@ -102,6 +102,10 @@ class Matcher {
   Matcher(const window::Window& w, const window::Dictionary& dict) : w_(w), dict_(dict) {}
 
   Matching Run() {
+    // Most events start at most one send or one receive (Isend, Irecv,
+    // Waitall...): room for half of them each spares the vectors' growth.
+    sends_.reserve(w_.events.size() / 2 + 1);
+    receives_.reserve(w_.events.size() / 2 + 1);
     for (size_t rank = 0; rank < w_.by_rank.size(); ++rank) WalkRank(static_cast<int64_t>(rank));
     PairMessages();
     GroupCollectives();
@@ -261,6 +265,7 @@ class Matcher {
       receive_key[i] = numbers.Of(op.key);
     }
     const size_t keys = numbers.size();
+    out_.messages.reserve(std::min(sends_.size(), receives_.size()));
     std::vector<uint32_t> send_at, receive_at;
     const std::vector<uint32_t> sends = GroupByKey(send_key, keys, &send_at);
     const std::vector<uint32_t> receives = GroupByKey(receive_key, keys, &receive_at);
