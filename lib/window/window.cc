@@ -464,17 +464,30 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
   buckets_.front().Clear();
   spare_.push_back(std::move(buckets_.front()));
   buckets_.pop_front();
+  // Each rank's events in seq order: usually the input order already,
+  // which the pass that lists them checks (a second pass, by rank, would
+  // read the events at random).
+  std::vector<int64_t>& last_seq = last_seq_;
+  std::vector<bool>& unsorted = unsorted_;
+  last_seq.assign(window->by_rank.size(), INT64_MIN);
+  unsorted.assign(window->by_rank.size(), false);
   for (size_t i = 0; i < window->events.size(); ++i) {
     const Event& e = window->events[i];
-    if (static_cast<size_t>(e.rank) >= window->by_rank.size()) window->by_rank.resize(e.rank + 1);
-    window->by_rank[e.rank].push_back(static_cast<uint32_t>(i));
-  }
-  for (auto& indices : window->by_rank) {
-    // Usually in seq order already.
-    auto by_seq = [&](uint32_t a, uint32_t b) { return window->events[a].seq < window->events[b].seq; };
-    if (!std::is_sorted(indices.begin(), indices.end(), by_seq)) {
-      std::stable_sort(indices.begin(), indices.end(), by_seq);
+    const size_t rank = static_cast<size_t>(e.rank);
+    if (rank >= window->by_rank.size()) {
+      window->by_rank.resize(rank + 1);
+      last_seq.resize(rank + 1, INT64_MIN);
+      unsorted.resize(rank + 1, false);
     }
+    window->by_rank[rank].push_back(static_cast<uint32_t>(i));
+    if (e.seq < last_seq[rank]) unsorted[rank] = true;
+    last_seq[rank] = e.seq;
+  }
+  for (size_t rank = 0; rank < window->by_rank.size(); ++rank) {
+    if (!unsorted[rank]) continue;
+    std::vector<uint32_t>& indices = window->by_rank[rank];
+    std::stable_sort(indices.begin(), indices.end(),
+                     [&](uint32_t a, uint32_t b) { return window->events[a].seq < window->events[b].seq; });
   }
 }
 

@@ -178,6 +178,8 @@ class WindowReader {
   std::deque<Bucket> buckets_;
   std::vector<Bucket> spare_;  // emptied buckets: memory to reuse
   Bucket scratch_;
+  std::vector<int64_t> last_seq_;  // Emit: each rank's last seq seen
+  std::vector<bool> unsorted_;     // and whether its events need sorting
   // Reached() kept up to date without a pass over the ranks per record:
   // the fewest synchronizations among delivering ranks, how many ranks are
   // there, and the most any rank completed; recounted when the fewest move.

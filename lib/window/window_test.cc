@@ -329,5 +329,26 @@ TEST(Window, RecordsOfTheNextWindowKeepTheirTextAndArrays) {
   EXPECT_FALSE(*reader.Next(&w));
 }
 
+// by_rank lists each rank's events by seq, in input order where seqs tie;
+// a rank seen first late in the window (more ranks than seen so far) and
+// ranks whose events came out of seq order (a non-monotone clock) alike.
+TEST(Window, ByRankListsEachRanksEventsInSeqOrder) {
+  const std::string text = Header(3) + Mpi(2, 1, "compute", 1, 2) + Mpi(0, 0, "compute", 3, 4) +
+                           Mpi(2, 0, "compute", 5, 6) + Mpi(0, 1, "compute", 7, 8) + Mpi(2, 2, "compute", 9, 10) +
+                           Mpi(1, 5, "compute", 11, 12) + Mpi(1, 5, "compute", 13, 14) + Mpi(1, 4, "compute", 15, 16);
+  const std::string path = ::testing::TempDir() + "/by_rank.ndjson";
+  std::ofstream(path) << text;
+  trace::InputSet input({path}, {});
+  WindowReader reader(input);
+  ASSERT_TRUE(reader.Start().ok());
+  Window w;
+  ASSERT_TRUE(*reader.Next(&w));
+  ASSERT_EQ(w.by_rank.size(), 3u);
+  EXPECT_EQ(w.by_rank[0], (std::vector<uint32_t>{1, 3}));
+  EXPECT_EQ(w.by_rank[1], (std::vector<uint32_t>{7, 5, 6}));
+  EXPECT_EQ(w.by_rank[2], (std::vector<uint32_t>{2, 0, 4}));
+  EXPECT_FALSE(*reader.Next(&w));
+}
+
 }  // namespace
 }  // namespace rp::window
