@@ -39,9 +39,13 @@
 
 namespace rp::window {
 
-// One record of a window, as read.
+// One record of a window, as read: 64 bytes, the flags first so that
+// nothing is padding.
 struct WindowRecord {
   trace::RecordType type = trace::RecordType::kUnknown;
+  bool global_sync = false;  // an mpi record of a global synchronization
+  bool canonical = false;    // the line is in Encode's form (trace::Record::canonical)
+  int8_t last_field = -1;    // canonical mpi and sample lines: trace::Record::last_field
   int32_t rank = -1;         // mpi and sample records; -1 otherwise
   int32_t event = -1;        // index in Window::events for mpi records, else -1
   uint32_t length = 0;       // of the raw line at Window::text[offset]
@@ -49,14 +53,12 @@ struct WindowRecord {
   int64_t time = 0;          // mpi: t0, sample: t; 0 otherwise
   int64_t level = 0;         // global synchronizations its rank had completed before
                              // it: its phase (rp-phases); the window's for others
-  bool global_sync = false;  // an mpi record of a global synchronization
-  bool canonical = false;    // the line is in Encode's form (trace::Record::canonical)
-  int8_t last_field = -1;    // canonical mpi and sample lines: trace::Record::last_field
   uint64_t present = 0;      // mpi and sample records: the fields it has (bit k_<name>)
   // Canonical mpi lines: where t0 and t1 lie; sample lines: t, in [0]
   // (trace::Record::spans), for trace::EditSpans.
   trace::ValueSpan time_spans[2] = {};
 };
+static_assert(sizeof(WindowRecord) == 64);
 
 struct Window {
   int64_t index = 0;              // 0, 1, ...
