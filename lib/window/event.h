@@ -18,6 +18,11 @@ inline constexpr int32_t kNone = INT32_MIN;  // field absent
 inline constexpr int64_t kNoId = INT64_MIN;  // req or msg absent
 
 struct Event {
+  // User-provided, so that value-initialisation (vector::emplace_back())
+  // stores the defaults below and nothing more: a defaulted one would have
+  // the slot zeroed first (a `rep stos`).
+  Event() {}
+
   int64_t t0 = 0, t1 = 0;
   int64_t seq = 0;
   int64_t bytes = 0, rbytes = 0;
