@@ -14,7 +14,7 @@ namespace rp::clock {
 // std::llround, inline (llround is a call into libm, made twice per event):
 // x - trunc(x) is exact, so the halfway cases round away from zero as
 // llround's do. |x| must be below 2^63.
-inline int64_t RoundHalfAway(double x) {
+[[gnu::always_inline]] inline int64_t RoundHalfAway(double x) {
   int64_t whole = static_cast<int64_t>(x);
   const double fraction = x - static_cast<double>(whole);
   if (fraction >= 0.5) ++whole;
@@ -27,7 +27,7 @@ struct LinearClock {
   int64_t offset = 0;     // ns to add to the local time at `reference`
   double drift = 0;       // change of the offset per ns of local time (1e-6 = 1 ppm)
 
-  int64_t ToGlobal(int64_t local) const {
+  [[gnu::always_inline]] int64_t ToGlobal(int64_t local) const {  // twice per event
     if (drift == 0) return local + offset;
     return local + offset + RoundHalfAway(drift * static_cast<double>(local - reference));
   }
