@@ -24,13 +24,25 @@ std::string Mpi(int rank, int seq, const std::string& fn, int t0, int t1, const 
          R"(,"comm":)" + std::to_string(comm) + extra + "}\n";
 }
 
+// `text` written to the file `name` in the test's directory, and a window
+// reader on it (not started).
+struct TraceReader {
+  TraceReader(const std::string& name, const std::string& text, Boundaries boundaries = Boundaries::kClean)
+      : input({Write(name, text)}, {}), reader(input, boundaries) {}
+  static std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = ::testing::TempDir() + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+  trace::InputSet input;
+  WindowReader reader;
+};
+
 // Reads `text` in windows; returns each window's lines.
 std::vector<std::vector<std::string>> Windows(const std::string& text,
                                               Boundaries boundaries = Boundaries::kClean) {
-  const std::string path = ::testing::TempDir() + "/window.ndjson";
-  std::ofstream(path) << text;
-  trace::InputSet input({path}, {});
-  WindowReader reader(input, boundaries);
+  TraceReader trace("window.ndjson", text, boundaries);
+  WindowReader& reader = trace.reader;
   EXPECT_TRUE(reader.Start().ok());
   std::vector<std::vector<std::string>> out;
   Window w;
@@ -209,10 +221,8 @@ TEST(Window, RequestIdsOfAnySizeAreTracked) {
 
 // The error the reader gives for `text`, or "" when it reads to the end.
 std::string ReadError(const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/window_error.ndjson";
-  std::ofstream(path) << text;
-  trace::InputSet input({path}, {});
-  WindowReader reader(input);
+  TraceReader trace("window_error.ndjson", text);
+  WindowReader& reader = trace.reader;
   Status status = reader.Start();
   Window w;
   while (status.ok()) {
@@ -300,10 +310,8 @@ TEST(Window, RecordsOfTheNextWindowKeepTheirTextAndArrays) {
   const std::string text = Header(2) + Mpi(1, 0, "MPI_Barrier", 1, 5) + irecv + waitall +
                            Mpi(0, 0, "MPI_Barrier", 4, 5) + Mpi(0, 1, "MPI_Send", 9, 10, R"(,"peer":1,"tag":3,"bytes":8)") +
                            Mpi(0, 2, "MPI_Barrier", 13, 15) + Mpi(1, 3, "MPI_Barrier", 14, 15);
-  const std::string path = ::testing::TempDir() + "/carried.ndjson";
-  std::ofstream(path) << text;
-  trace::InputSet input({path}, {});
-  WindowReader reader(input);
+  TraceReader trace("carried.ndjson", text);
+  WindowReader& reader = trace.reader;
   ASSERT_TRUE(reader.Start().ok());
   Window w;
   ASSERT_TRUE(*reader.Next(&w));
@@ -336,10 +344,8 @@ TEST(Window, ByRankListsEachRanksEventsInSeqOrder) {
   const std::string text = Header(3) + Mpi(2, 1, "compute", 1, 2) + Mpi(0, 0, "compute", 3, 4) +
                            Mpi(2, 0, "compute", 5, 6) + Mpi(0, 1, "compute", 7, 8) + Mpi(2, 2, "compute", 9, 10) +
                            Mpi(1, 5, "compute", 11, 12) + Mpi(1, 5, "compute", 13, 14) + Mpi(1, 4, "compute", 15, 16);
-  const std::string path = ::testing::TempDir() + "/by_rank.ndjson";
-  std::ofstream(path) << text;
-  trace::InputSet input({path}, {});
-  WindowReader reader(input);
+  TraceReader trace("by_rank.ndjson", text);
+  WindowReader& reader = trace.reader;
   ASSERT_TRUE(reader.Start().ok());
   Window w;
   ASSERT_TRUE(*reader.Next(&w));
