@@ -6,7 +6,7 @@
 namespace rp::trace {
 namespace {
 
-constexpr size_t kReadChunk = size_t{1} << 20;
+constexpr size_t kReadChunk = size_t{1} << 16;
 
 bool IsBlank(std::string_view line) {
   return std::all_of(line.begin(), line.end(),
@@ -28,13 +28,13 @@ Reader::Reader(std::unique_ptr<ByteSource> source, const ReaderOptions& options)
 
 Expected<bool> Reader::Fill() {
   const size_t capacity = buffer_.size() - kDecodePadding;
-  if (begin_ > 0 && (end_ == capacity || begin_ == end_)) {
+  if (begin_ > 0) {
     std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
   }
   if (end_ == capacity) return true;  // full: the caller checks max_line
-  RP_ASSIGN_OR_RETURN(size_t got, source_->Read(buffer_.data() + end_, capacity - end_));
+  RP_ASSIGN_OR_RETURN(size_t got, source_->Read(buffer_.data() + end_, std::min(capacity - end_, kReadChunk)));
   if (got == 0) eof_ = true;
   end_ += got;
   return got > 0;
