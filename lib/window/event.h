@@ -18,28 +18,34 @@ inline constexpr int32_t kNone = INT32_MIN;  // field absent
 inline constexpr int64_t kNoId = INT64_MIN;  // req or msg absent
 
 struct Event {
-  // User-provided, so that value-initialisation (vector::emplace_back())
-  // stores the defaults below and nothing more: a defaulted one would have
-  // the slot zeroed first (a `rep stos`).
-  Event() {}
+  // Every field absent (kNone, kNoId), times, counts and sizes 0.
+  Event()
+      : t0(0), t1(0), seq(0), bytes(0), rbytes(0), rank(0), fn(-1), site(kNone), comm(kNone), peer(kNone),
+        tag(kNone), rpeer(kNone), rtag(kNone), root(kNone), req(kNoId), msg(kNoId), phase(kNone),
+        completed_begin(0), completed_count(0), resolved_begin(0), resolved_count(0), started_begin(0),
+        started_count(0), record(0) {}
+  // Nothing stored, for a reader that sets every field itself (the stores
+  // of the defaults are not removed as dead across its calls).
+  enum Unset { kUnset };
+  explicit Event(Unset) {}
 
-  int64_t t0 = 0, t1 = 0;
-  int64_t seq = 0;
-  int64_t bytes = 0, rbytes = 0;
-  int32_t rank = 0;
-  int32_t fn = -1;  // index into mpi::kFunctions; -1 for a function it does not know
-  int32_t site = kNone;
-  int32_t comm = kNone;
-  int32_t peer = kNone, tag = kNone;
-  int32_t rpeer = kNone, rtag = kNone;
-  int32_t root = kNone;
-  int64_t req = kNoId;  // request and message handles are any int64 a producer chose
-  int64_t msg = kNoId;
-  int32_t phase = kNone;
-  uint32_t completed_begin = 0, completed_count = 0;  // Window::ids
-  uint32_t resolved_begin = 0, resolved_count = 0;    // Window::resolved
-  uint32_t started_begin = 0, started_count = 0;      // Window::ids
-  uint32_t record = 0;  // index of its record in the window
+  int64_t t0, t1;
+  int64_t seq;
+  int64_t bytes, rbytes;
+  int32_t rank;
+  int32_t fn;  // index into mpi::kFunctions; -1 for a function it does not know
+  int32_t site;
+  int32_t comm;
+  int32_t peer, tag;
+  int32_t rpeer, rtag;
+  int32_t root;
+  int64_t req;  // request and message handles are any int64 a producer chose
+  int64_t msg;
+  int32_t phase;
+  uint32_t completed_begin, completed_count;  // Window::ids
+  uint32_t resolved_begin, resolved_count;    // Window::resolved
+  uint32_t started_begin, started_count;      // Window::ids
+  uint32_t record;  // index of its record in the window
 
   const mpi::Function* function() const { return fn >= 0 ? &mpi::kFunctions[fn] : nullptr; }
   mpi::Category category() const { return fn >= 0 ? mpi::kFunctions[fn].category : mpi::Category::kPcontrol; }

@@ -27,15 +27,21 @@ int32_t FunctionIndex(std::string_view name) {
   return index->Find(name);
 }
 
-bool ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<trace::Completion>* resolved,
-             Event* out) {
+namespace {
+
+// Fills *out from an mpi record (its arrays appended to ids and resolved);
+// false if a field Event keeps in 32 bits does not fit them. Inline where
+// the reader fills events in place: the stores of Event's defaults that
+// this overwrites are dropped.
+[[gnu::always_inline]] inline bool ToEvent(const trace::MpiRecord& m, int32_t fn, std::vector<int64_t>* ids,
+                                           std::vector<trace::Completion>* resolved, Event* out) {
   Event& e = *out;  // every field set: no temporary to copy
   bool fits = true;
   e.t0 = m.t0;
   e.t1 = m.t1;
   e.seq = m.seq;
   e.rank = static_cast<int32_t>(m.rank);
-  e.fn = FunctionIndex(m.fn);
+  e.fn = fn;
   // kNone (INT32_MIN) is no value: a field must lie above it.
   auto get = [&fits](bool has, int64_t v) {
     fits &= !has || (v > INT32_MIN && v <= INT32_MAX);
@@ -66,6 +72,8 @@ bool ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<t
   slice(m.has_resolved(), m.resolved, resolved, &e.resolved_begin, &e.resolved_count);
   return fits;
 }
+
+}  // namespace
 
 void Window::Clear() {
   ends_with_sync = false;
@@ -314,11 +322,12 @@ Status WindowReader::BufferRecord() {
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
     b.event = static_cast<int32_t>(pending.events.size());
-    // Filled in place: a copy from the stack would load 16 bytes at a time
-    // what ToEvent stored field by field, which the store buffer cannot
-    // forward (a stall per load).
-    Event& e = pending.events.emplace_back();
-    if (!ToEvent(m, &pending.ids, &pending.resolved, &e)) return WideFieldError();
+    // Filled in place, every field once: a copy from the stack would load
+    // 16 bytes at a time what ToEvent stored field by field, which the
+    // store buffer cannot forward (a stall per load).
+    const int32_t fn = FunctionIndex(m.fn);
+    Event& e = pending.events.emplace_back(Event::kUnset);
+    if (!ToEvent(m, fn, &pending.ids, &pending.resolved, &e)) return WideFieldError();
     e.record = static_cast<uint32_t>(pending.records.size() - 1);
     b.rank = e.rank;
     b.time = m.t0;

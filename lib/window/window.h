@@ -197,11 +197,6 @@ class WindowReader {
 Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
                     const std::function<void(trace::HeaderRecord&)>& amend = nullptr, bool header_only = false);
 
-// Fills *out from an mpi record (its arrays appended to ids and resolved);
-// false if a field Event keeps in 32 bits does not fit them.
-bool ToEvent(const trace::MpiRecord& m, std::vector<int64_t>* ids, std::vector<trace::Completion>* resolved,
-             Event* out);
-
 }  // namespace rp::window
 
 #endif  // RP_LIB_WINDOW_WINDOW_H_
