@@ -290,7 +290,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       if (j + kRecordAhead < order.size()) __builtin_prefetch(&w.records[order[j + kRecordAhead].index]);
       if (j + kTextAhead < order.size()) {
         const window::WindowRecord& ahead = w.records[order[j + kTextAhead].index];
-        const char* text = w.text.data() + ahead.offset;
+        const char* text = ahead.text;
         __builtin_prefetch(text);
         __builtin_prefetch(text + 64);
         __builtin_prefetch(text + 128);

@@ -23,6 +23,9 @@ class InputSet {
 
   // The reader of the current input (for positions in messages).
   const Reader& current() const { return *reader_; }
+  // The block the line of the record last returned lies in (Reader::block).
+  const InputBlock* block_address() const { return reader_->block_address(); }
+  std::shared_ptr<const InputBlock> block() const { return reader_->block(); }
   std::string where() const { return reader_ ? reader_->where() : std::string("<none>"); }
   // Total raw bytes read so far over all inputs.
   uint64_t raw_bytes() const { return done_bytes_ + (reader_ ? reader_->raw_bytes() : 0); }

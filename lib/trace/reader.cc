@@ -1,12 +1,19 @@
 #include "lib/trace/reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace rp::trace {
 namespace {
 
+// Reads, and blocks, are small enough that the bytes parsed next are still
+// in L2 and that windows which hold blocks hold little more than their own
+// lines. A block grows for a longer line, up to MostCapacity().
 constexpr size_t kReadChunk = size_t{1} << 16;
+constexpr size_t kBlockBytes = size_t{1} << 17;
+constexpr size_t kSpareBlocks = 4;  // free blocks kept beyond the current one
+std::atomic<uint64_t> next_serial{0};
 
 bool IsBlank(std::string_view line) {
   return std::all_of(line.begin(), line.end(),
@@ -23,18 +30,69 @@ Expected<std::unique_ptr<Reader>> Reader::Open(const std::string& path,
 
 Reader::Reader(std::unique_ptr<ByteSource> source, const ReaderOptions& options)
     : source_(std::move(source)), options_(options) {
-  buffer_.resize(options_.max_line + kReadChunk + kDecodePadding);
+  NextBlock();
+}
+
+bool Reader::Held(const std::shared_ptr<InputBlock>& block) {
+  if (block.use_count() > 1) return true;
+  // Whoever held it last (another thread, in rp-cpath -j) is done reading it.
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return false;
+}
+
+size_t Reader::MostCapacity() const { return options_.max_line + kReadChunk; }
+
+void Reader::NextBlock() {
+  // Room for the unconsumed part of a line and a read, at least a block.
+  const size_t need = std::min(std::max(kBlockBytes, end_ - begin_ + kReadChunk), MostCapacity());
+  // A spare no one holds any more; of the other free ones a few are kept.
+  std::shared_ptr<InputBlock> next;
+  size_t free = 0;
+  for (auto it = spares_.begin(); it != spares_.end();) {
+    if (Held(*it)) {
+      ++it;
+    } else if (!next && (*it)->bytes.size() >= need + kDecodePadding) {
+      next = std::move(*it);
+      it = spares_.erase(it);
+    } else if (++free > kSpareBlocks) {
+      it = spares_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (!next) {
+    next = std::make_shared<InputBlock>();
+    next->bytes.resize(need + kDecodePadding);
+  }
+  next->serial = next_serial++;
+  if (block_) {  // the unconsumed part of a line moves along
+    std::memcpy(next->bytes.data(), buffer_ + begin_, end_ - begin_);
+    spares_.push_back(std::move(block_));
+  }
+  end_ -= begin_;
+  begin_ = 0;
+  block_ = std::move(next);
+  buffer_ = block_->bytes.data();
+  capacity_ = block_->bytes.size() - kDecodePadding;
 }
 
 Expected<bool> Reader::Fill() {
-  const size_t capacity = buffer_.size() - kDecodePadding;
-  if (begin_ > 0) {
-    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
+  if (Held(block_)) {
+    // Lines before begin_ are someone's: the reader goes on in the block's
+    // free room, then in another block.
+    if (end_ == capacity_ && (begin_ > 0 || capacity_ < MostCapacity())) NextBlock();
+  } else {
+    // The unconsumed bytes move to the front; a long line may need a
+    // bigger block.
+    if (begin_ > 0) {
+      std::memmove(buffer_, buffer_ + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    if (end_ == capacity_ && capacity_ < MostCapacity()) NextBlock();
   }
-  if (end_ == capacity) return true;  // full: the caller checks max_line
-  RP_ASSIGN_OR_RETURN(size_t got, source_->Read(buffer_.data() + end_, std::min(capacity - end_, kReadChunk)));
+  if (end_ == capacity_) return true;  // a line of max_line bytes or more: the caller reports it
+  RP_ASSIGN_OR_RETURN(size_t got, source_->Read(buffer_ + end_, std::min(capacity_ - end_, kReadChunk)));
   if (got == 0) eof_ = true;
   end_ += got;
   return got > 0;
@@ -43,8 +101,8 @@ Expected<bool> Reader::Fill() {
 Expected<bool> Reader::NextLine(std::string_view* line) {
   size_t scanned = begin_;  // no newline in [begin_, scanned)
   for (;;) {
-    const char* start = buffer_.data() + begin_;
-    const void* nl = std::memchr(buffer_.data() + scanned, '\n', end_ - scanned);
+    const char* start = buffer_ + begin_;
+    const void* nl = std::memchr(buffer_ + scanned, '\n', end_ - scanned);
     if (nl != nullptr) {
       const size_t len = static_cast<const char*>(nl) - start;
       begin_ += len + 1;
@@ -66,9 +124,9 @@ Expected<bool> Reader::NextLine(std::string_view* line) {
       RP_RETURN_IF_ERROR(Problem(message));
       // Lenient: discard through the next newline.
       for (;;) {
-        const void* skip_nl = std::memchr(buffer_.data() + begin_, '\n', end_ - begin_);
+        const void* skip_nl = std::memchr(buffer_ + begin_, '\n', end_ - begin_);
         if (skip_nl != nullptr) {
-          begin_ = static_cast<const char*>(skip_nl) - buffer_.data() + 1;
+          begin_ = static_cast<const char*>(skip_nl) - buffer_ + 1;
           break;
         }
         begin_ = end_;
@@ -119,7 +177,7 @@ Expected<bool> Reader::Next(Record* record) {
   // the buffer: decoded where they lie, without a pass to find their end.
   if (seen_header_ && begin_ != end_) {
     const size_t length =
-        decoder_.DecodeLineAt(std::string_view(buffer_.data() + begin_, end_ - begin_), record);
+        decoder_.DecodeLineAt(std::string_view(buffer_ + begin_, end_ - begin_), record);
     if (length != 0 && length <= options_.max_line) {
       begin_ += length + 1;
       ++line_;
@@ -147,7 +205,7 @@ Expected<bool> Reader::Next(Record* record) {
                           "\", expected a header (is this an rp-trace stream?)");
     }
     if (!status.ok()) {
-      if (eof_ && begin_ == end_ && line.data() + line.size() == buffer_.data() + end_ &&
+      if (eof_ && begin_ == end_ && line.data() + line.size() == buffer_ + end_ &&
           line.front() == '{') {
         status = InputError(status.message() + "; the stream ends mid-record (truncated?)");
       }

@@ -25,6 +25,15 @@
 
 namespace rp::trace {
 
+// A stretch of the input that record lines point into. The reader fills
+// one block at a time and never overwrites one that anybody else holds: a
+// holder of its shared_ptr (WindowReader's windows) keeps the lines of its
+// records valid after the reader has moved on, without copying them.
+struct InputBlock {
+  std::vector<char> bytes;  // lines, then kDecodePadding bytes
+  uint64_t serial = 0;      // blocks are numbered in the order they are filled, over all readers
+};
+
 struct ReaderOptions {
   // Longest accepted line; a longer one is an error (or skipped when
   // lenient). Records are small; a huge line means the input is not a trace.
@@ -51,6 +60,9 @@ class Reader {
   std::string where() const { return name() + ":" + std::to_string(line_); }
   uint64_t raw_bytes() const { return source_->raw_bytes(); }
   bool compressed() const { return source_->compressed(); }
+  // The block the line of the record last returned lies in.
+  const InputBlock* block_address() const { return block_.get(); }
+  std::shared_ptr<const InputBlock> block() const { return block_; }
   // Lines skipped in lenient mode, and the first reason.
   int64_t skipped() const { return skipped_; }
   const std::string& first_skip() const { return first_skip_; }
@@ -65,9 +77,17 @@ class Reader {
   std::unique_ptr<ByteSource> source_;
   ReaderOptions options_;
   LineDecoder decoder_;
-  std::vector<char> buffer_;  // capacity + kDecodePadding
-  size_t begin_ = 0;          // first unconsumed byte
-  size_t end_ = 0;            // end of valid data
+  // Moves on to another block, one no one else holds any more.
+  void NextBlock();
+  static bool Held(const std::shared_ptr<InputBlock>& block);  // by anyone but the reader
+  size_t MostCapacity() const;  // of a block: a line of max_line bytes, its newline and more
+
+  std::shared_ptr<InputBlock> block_;                 // being filled
+  std::vector<std::shared_ptr<InputBlock>> spares_;   // filled before, held or free
+  char* buffer_ = nullptr;  // block_'s bytes
+  size_t capacity_ = 0;     // and how many may hold lines
+  size_t begin_ = 0;        // first unconsumed byte
+  size_t end_ = 0;          // end of valid data
   bool eof_ = false;
   int64_t line_ = 0;
   bool seen_header_ = false;

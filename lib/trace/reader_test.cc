@@ -4,6 +4,7 @@
 #include <zstd.h>
 
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "lib/trace/input_set.h"
@@ -83,7 +84,7 @@ TEST(Reader, ReadsMultiFrameZstdLikePlain) {
 }
 
 TEST(Reader, LinesCrossingBufferBoundariesSurvive) {
-  // Lines of growing length so that many straddle the 1 MiB read chunks.
+  // Lines of varied length so that many straddle the reads and blocks.
   std::string text = kHeader + "\n";
   std::vector<std::string> expected = {kHeader};
   for (int i = 0; i < 40000; ++i) {
@@ -96,6 +97,44 @@ TEST(Reader, LinesCrossingBufferBoundariesSurvive) {
     ReadResult r = ReadAll(path);
     ASSERT_EQ(r.error, "") << path;
     EXPECT_EQ(r.lines, expected) << path;
+  }
+}
+
+// Whoever holds a record's block keeps its line where it was read: the
+// reader goes on in other blocks, and reuses a block once no one holds it.
+// Lines longer than a block (128 KiB) need bigger ones, held or not.
+TEST(Reader, HeldBlocksKeepTheirLines) {
+  std::string text = kHeader + "\n";
+  std::vector<std::string> expected = {kHeader};
+  for (int i = 0; i < 20000; ++i) {
+    const size_t fill = i % 5000 == 17 ? 300000 + i : i % 400;
+    std::string line = R"({"type":"site","id":)" + std::to_string(i) + R"(,"fn":")" + std::string(fill, 'a' + i % 26) +
+                       "\"}";
+    text += line + "\n";
+    expected.push_back(line);
+  }
+  EXPECT_EQ(ReadAll(WriteFile("held-none.ndjson", text)).lines, expected);
+  for (size_t keep : {size_t{1} << 30, size_t{1000}}) {  // every block, or the last thousand records'
+    for (const std::string& path : {WriteFile("held.ndjson", text), WriteFile("held.zst", Zstd(text))}) {
+      auto reader = Reader::Open(path);
+      ASSERT_TRUE(reader.ok());
+      Record record;
+      std::vector<std::string_view> lines;
+      std::vector<std::shared_ptr<const InputBlock>> held;
+      while (*(*reader)->Next(&record)) {
+        EXPECT_EQ((*reader)->block_address(), (*reader)->block().get());
+        const char* bytes = (*reader)->block()->bytes.data();
+        EXPECT_TRUE(record.line.data() >= bytes &&
+                    record.line.data() + record.line.size() <= bytes + (*reader)->block()->bytes.size());
+        lines.push_back(record.line);
+        held.push_back((*reader)->block());
+        if (held.size() > keep) held[held.size() - keep - 1].reset();
+      }
+      ASSERT_EQ(lines.size(), expected.size()) << path;
+      for (size_t i = lines.size() - std::min(keep, lines.size()); i < lines.size(); ++i) {
+        ASSERT_EQ(lines[i], expected[i]) << path << " line " << i + 1;
+      }
+    }
   }
 }
 

@@ -78,7 +78,7 @@ namespace {
 void Window::Clear() {
   ends_with_sync = false;
   records.clear();
-  text.clear();
+  blocks.clear();
   events.clear();
   ids.clear();
   resolved.clear();
@@ -309,15 +309,16 @@ Status WindowReader::BufferRecord() {
   // are fetched for writing (prefetching never faults, past the end either).
   PrefetchForWrite(pending.events.data() + pending.events.size(), 2 * sizeof(Event));
   PrefetchForWrite(pending.records.data() + pending.records.size(), 4 * sizeof(WindowRecord));
-  PrefetchForWrite(pending.text.data() + pending.text.size(), 512);
   bucket.ordinal.push_back(records_read_);
   WindowRecord& b = pending.records.emplace_back();  // at its defaults (no event, no rank)
   b.type = record_.type;
   b.canonical = record_.canonical;
   b.last_field = static_cast<int8_t>(record_.last_field);
-  b.offset = pending.text.size();
+  b.text = record_.line.data();
   b.length = static_cast<uint32_t>(record_.line.size());
-  pending.text.append(record_.line);
+  if (pending.blocks.empty() || pending.blocks.back().get() != input_.block_address()) {
+    pending.blocks.push_back(input_.block());
+  }
   b.level = level;
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
@@ -381,15 +382,14 @@ bool WindowReader::Buffered() const {
 
 namespace {
 
-// Appends record i of `from`, with its text, event and array slices, to `to`.
+// Appends record i of `from`, with its event and array slices, to `to`
+// (whose blocks must hold its line).
 template <typename Bucket>
 void AppendRecord(const Bucket& from, size_t i, Bucket* to) {
   const Window& source = from.window;
   Window& target = to->window;
   const WindowRecord& r = source.records[i];
   WindowRecord& k = target.records.emplace_back(r);
-  k.offset = target.text.size();
-  target.text.append(source.text, r.offset, r.length);
   to->ordinal.push_back(from.ordinal[i]);
   if (r.event < 0) return;
   k.event = static_cast<int32_t>(target.events.size());
@@ -406,13 +406,12 @@ void AppendRecord(const Bucket& from, size_t i, Bucket* to) {
   carry(source.resolved, target.resolved, &e.resolved_begin, e.resolved_count);
 }
 
-// Drops the records from `keep` on, with what they own: a bucket's text,
-// events and arrays are laid out in the order of its records.
+// Drops the records from `keep` on, with their events and arrays (laid
+// out in the order of the records); the blocks stay.
 template <typename Bucket>
 void Truncate(Bucket* bucket, size_t keep) {
   Window& w = bucket->window;
   if (keep >= w.records.size()) return;
-  w.text.resize(w.records[keep].offset);
   for (size_t i = keep; i < w.records.size(); ++i) {
     if (w.records[i].event < 0) continue;
     const Event& first = w.events[w.records[i].event];
@@ -423,6 +422,24 @@ void Truncate(Bucket* bucket, size_t keep) {
   }
   w.records.resize(keep);
   bucket->ordinal.resize(keep);
+}
+
+// Adds the blocks of `from` to `into`, both in serial order, once each.
+void MergeBlocks(const std::vector<std::shared_ptr<const trace::InputBlock>>& from,
+                 std::vector<std::shared_ptr<const trace::InputBlock>>* into) {
+  std::vector<std::shared_ptr<const trace::InputBlock>> merged;
+  merged.reserve(from.size() + into->size());
+  auto a = into->begin();
+  auto b = from.begin();
+  while (a != into->end() || b != from.end()) {
+    if (b == from.end() || (a != into->end() && (*a)->serial <= (*b)->serial)) {
+      if (b != from.end() && *a == *b) ++b;
+      merged.push_back(std::move(*a++));
+    } else {
+      merged.push_back(*b++);
+    }
+  }
+  into->swap(merged);
 }
 
 }  // namespace
@@ -448,6 +465,7 @@ void WindowReader::MergeNext() {
         AppendRecord(from, b++, &into);
       }
     }
+    MergeBlocks(from.window.blocks, &into.window.blocks);
   }
   buckets_[1].Clear();
   spare_.push_back(std::move(buckets_[1]));
@@ -466,7 +484,7 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
   // old ones, emptied, for reuse.
   Window& taken = buckets_.front().window;
   std::swap(window->records, taken.records);
-  std::swap(window->text, taken.text);
+  std::swap(window->blocks, taken.blocks);
   std::swap(window->events, taken.events);
   std::swap(window->ids, taken.ids);
   std::swap(window->resolved, taken.resolved);

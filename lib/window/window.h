@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -48,8 +49,8 @@ struct WindowRecord {
   int8_t last_field = -1;    // canonical mpi and sample lines: trace::Record::last_field
   int32_t rank = -1;         // mpi and sample records; -1 otherwise
   int32_t event = -1;        // index in Window::events for mpi records, else -1
-  uint32_t length = 0;       // of the raw line at Window::text[offset]
-  uint64_t offset = 0;
+  uint32_t length = 0;       // of the raw line at text
+  const char* text = nullptr;  // in one of Window::blocks
   int64_t time = 0;          // mpi: t0, sample: t; 0 otherwise
   int64_t level = 0;         // global synchronizations its rank had completed before
                              // it: its phase (rp-phases); the window's for others
@@ -64,13 +65,15 @@ struct Window {
   int64_t index = 0;              // 0, 1, ...
   bool ends_with_sync = false;    // false for the last window of the stream
   std::vector<WindowRecord> records;  // input order
-  std::string text;                   // raw lines (and some bytes of no record)
+  // The input blocks the records' lines lie in (and maybe a few more),
+  // held so that the lines stay where the reader read them: not copied.
+  std::vector<std::shared_ptr<const trace::InputBlock>> blocks;  // by serial
   std::vector<Event> events;          // the mpi records, input order
   std::vector<int64_t> ids;           // completed and started request ids
   std::vector<trace::Completion> resolved;
   std::vector<std::vector<uint32_t>> by_rank;  // event indices per rank, seq order
 
-  std::string_view line(const WindowRecord& r) const { return {text.data() + r.offset, r.length}; }
+  std::string_view line(const WindowRecord& r) const { return {r.text, r.length}; }
   void Clear();
 };
 

@@ -4,6 +4,7 @@
 
 #include "lib/trace/codec.h"
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -80,11 +81,16 @@ std::vector<std::vector<std::string>> Windows(const std::string& text,
       }
     }
     EXPECT_EQ(w.events.size(), events);
-    // The window holds its records' text and arrays and nothing more.
-    size_t text = 0, ids = 0, resolved = 0;
-    for (const WindowRecord& r : w.records) text += r.length;
+    // The window holds the blocks of its records' lines, in serial order,
+    // and their arrays and nothing more.
+    size_t ids = 0, resolved = 0;
+    for (const WindowRecord& r : w.records) {
+      EXPECT_TRUE(std::any_of(w.blocks.begin(), w.blocks.end(), [&](const auto& b) {
+        return r.text >= b->bytes.data() && r.text + r.length <= b->bytes.data() + b->bytes.size();
+      })) << w.line(r);
+    }
+    for (size_t i = 1; i < w.blocks.size(); ++i) EXPECT_LT(w.blocks[i - 1]->serial, w.blocks[i]->serial);
     for (const Event& e : w.events) ids += e.completed_count + e.started_count, resolved += e.resolved_count;
-    EXPECT_EQ(w.text.size(), text);
     EXPECT_EQ(w.ids.size(), ids);
     EXPECT_EQ(w.resolved.size(), resolved);
     out.push_back(lines);
