@@ -524,6 +524,25 @@ class CanonicalScan {
         p_ += count;
         return true;
       }
+      // Nanosecond time stamps have 9 to 15 digits: eight in this word and
+      // the rest at the front of the next, again with no range to check.
+      if (count == 8 && end_ - p_ >= 16 && (t & 0xff) != 0) {
+        uint64_t next;
+        std::memcpy(&next, p_ + 8, 8);
+        const uint64_t u = next ^ kAsciiZeros;
+        const uint64_t more = (u | (u + 0x7676767676767676)) & 0x8080808080808080;
+        const int rest = std::countr_zero(more) / 8;
+        if (rest < 8) {
+          uint64_t v = EightDigitsValue(word);
+          if (rest > 0) {
+            const int pad = 8 * (8 - rest);
+            v = v * kPowersOf10[rest] + EightDigitsValue(next << pad | kAsciiZeros >> (64 - pad));
+          }
+          *out = static_cast<int64_t>(v);
+          p_ += 8 + rest;
+          return true;
+        }
+      }
     }
     const char* p = p_;
     const bool negative = p != end_ && *p == '-';
