@@ -628,7 +628,7 @@ class CanonicalScan {
   RP_INLINE bool Value(std::string* out) {
     std::string_view text;
     if (!Value(&text)) return false;
-    out->assign(text);
+    if (!SameName(*out, text)) out->assign(text);  // often the last record's (fn): kept
     return true;
   }
   RP_INLINE bool Value(Completion* out) {
