@@ -367,17 +367,17 @@ WindowReader::Bucket& WindowReader::AddBuckets(int64_t level) {
   const size_t index = static_cast<size_t>(std::max<int64_t>(0, level - (next_boundary_ - 1)));
   while (buckets_.size() <= index) {
     if (spare_.empty()) {
-      buckets_.emplace_back();
+      buckets_.push_back(std::make_unique<Bucket>());
     } else {
       buckets_.push_back(std::move(spare_.back()));
       spare_.pop_back();
     }
   }
-  return buckets_[index];
+  return *buckets_[index];
 }
 
 bool WindowReader::Buffered() const {
-  return std::any_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return !b.window.records.empty(); });
+  return std::any_of(buckets_.begin(), buckets_.end(), [](const auto& b) { return !b->window.records.empty(); });
 }
 
 namespace {
@@ -445,8 +445,8 @@ void MergeBlocks(const std::vector<std::shared_ptr<const trace::InputBlock>>& fr
 }  // namespace
 
 void WindowReader::MergeNext() {
-  Bucket& into = buckets_[0];
-  Bucket& from = buckets_[1];
+  Bucket& into = *buckets_[0];
+  Bucket& from = *buckets_[1];
   if (into.window.records.empty()) {
     std::swap(into, from);
   } else if (!from.window.records.empty()) {
@@ -467,7 +467,7 @@ void WindowReader::MergeNext() {
     }
     MergeBlocks(from.window.blocks, &into.window.blocks);
   }
-  buckets_[1].Clear();
+  buckets_[1]->Clear();
   spare_.push_back(std::move(buckets_[1]));
   buckets_.erase(buckets_.begin() + 1);
 }
@@ -482,15 +482,15 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
   }
   // The window takes the bucket's vectors; the bucket keeps the window's
   // old ones, emptied, for reuse.
-  Window& taken = buckets_.front().window;
+  Window& taken = buckets_.front()->window;
   std::swap(window->records, taken.records);
   std::swap(window->blocks, taken.blocks);
   std::swap(window->events, taken.events);
   std::swap(window->ids, taken.ids);
   std::swap(window->resolved, taken.resolved);
-  buckets_.front().Clear();
+  buckets_.front()->Clear();
   spare_.push_back(std::move(buckets_.front()));
-  buckets_.pop_front();
+  buckets_.erase(buckets_.begin());
   // Each rank's events in seq order: usually the input order already,
   // which the pass that lists them checks (a second pass, by rank, would
   // read the events at random).

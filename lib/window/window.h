@@ -23,6 +23,7 @@
 #ifndef RP_LIB_WINDOW_WINDOW_H_
 #define RP_LIB_WINDOW_WINDOW_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -164,8 +165,9 @@ class WindowReader {
     std::vector<int64_t> ordinal;  // each record's position in the input
     void Clear();
   };
-  Bucket& BucketOf(int64_t level) {  // most records join the first bucket
-    return level <= next_boundary_ - 1 && !buckets_.empty() ? buckets_.front() : AddBuckets(level);
+  Bucket& BucketOf(int64_t level) {  // inline unless a bucket must be added
+    const int64_t index = std::max<int64_t>(0, level - (next_boundary_ - 1));
+    return static_cast<size_t>(index) < buckets_.size() ? *buckets_[index] : AddBuckets(level);
   }
   Bucket& AddBuckets(int64_t level);  // through the one of level
   bool Buffered() const;
@@ -180,8 +182,10 @@ class WindowReader {
   bool input_done_ = false;
   int64_t records_read_ = 0;
   std::vector<RankState> ranks_;
-  std::deque<Bucket> buckets_;
-  std::vector<Bucket> spare_;  // emptied buckets: memory to reuse
+  // Few (the levels ranks are apart): a vector, whose front is erased at
+  // each window, indexes in one load where a deque takes a division.
+  std::vector<std::unique_ptr<Bucket>> buckets_;
+  std::vector<std::unique_ptr<Bucket>> spare_;  // emptied buckets: memory to reuse
   Bucket scratch_;
   std::vector<int64_t> last_seq_;  // Emit: each rank's last seq seen
   std::vector<bool> unsorted_;     // and whether its events need sorting
