@@ -446,6 +446,10 @@ RP_RECORD_TYPES(RP_DEFINE_KEY_TOKENS)
 #undef RP_DEFINE_KEY_TOKENS
 #undef RP_KEY_TOKEN
 
+// kZeroPadded: the text is followed by kDecodePadding zero bytes, so words
+// are read at the scan without a look at how far the end is (no key,
+// digit or string byte matches a zero, so the scan stops at the end).
+template <bool kZeroPadded>
 class CanonicalScan {
  public:
   CanonicalScan(const char* p, const char* end) : begin_(p), p_(p), end_(end) {}
@@ -471,7 +475,7 @@ class CanonicalScan {
   // (which no key's bytes match).
   RP_INLINE uint64_t Word() const {
     uint64_t word = 0;
-    if (end_ - p_ >= 8) {
+    if (kZeroPadded || end_ - p_ >= 8) {
       std::memcpy(&word, p_, 8);
     } else {
       for (const char* q = end_; q != p_;) word = word << 8 | static_cast<unsigned char>(*--q);
@@ -511,7 +515,7 @@ class CanonicalScan {
     // Most numbers of a trace (ranks, seq, sites, tags, sizes) have one to
     // seven digits, all in the word at the scan: read at once, with no
     // range to check.
-    if (end_ - p_ >= 8) {
+    if (kZeroPadded || end_ - p_ >= 8) {
       uint64_t word;
       std::memcpy(&word, p_, 8);
       const uint64_t t = word ^ kAsciiZeros;
@@ -526,7 +530,7 @@ class CanonicalScan {
       }
       // Nanosecond time stamps have 9 to 15 digits: eight in this word and
       // the rest at the front of the next, again with no range to check.
-      if (count == 8 && end_ - p_ >= 16 && (t & 0xff) != 0) {
+      if (count == 8 && (kZeroPadded || end_ - p_ >= 16) && (t & 0xff) != 0) {
         uint64_t next;
         std::memcpy(&next, p_ + 8, 8);
         const uint64_t u = next ^ kAsciiZeros;
@@ -597,7 +601,7 @@ class CanonicalScan {
     // control character or not ASCII stops the string (the lowest byte each
     // test flags is exact: borrows only run upwards).
     constexpr uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
-    while (end_ - p_ >= 8) {
+    while (kZeroPadded || end_ - p_ >= 8) {
       uint64_t word;
       std::memcpy(&word, p_, 8);
       const uint64_t quote = word ^ (kOnes * '"'), slash = word ^ (kOnes * '\\');
@@ -674,7 +678,8 @@ class CanonicalScan {
     record->present |= uint64_t{1} << R::k_##name;                \
     return true;
 #define RP_DEFINE_SCAN_FIELD(Camel, lower, doc)                                  \
-  RP_INLINE bool ScanField(Camel##Record* record, int index, CanonicalScan& scan) { \
+  template <typename Scan>                                                       \
+  RP_INLINE bool ScanField(Camel##Record* record, int index, Scan& scan) {      \
     using R = Camel##Record;                                                     \
     switch (index) { RP_FIELDS_##lower(RP_SCAN_CASE) }                           \
     return false;                                                                \
@@ -702,7 +707,8 @@ RP_RECORD_TYPES(RP_DEFINE_SCAN_FIELD)
     }                                                                     \
   }
 #define RP_DEFINE_SCAN_IN_ORDER(Camel, lower, doc)                                                        \
-  RP_INLINE bool ScanInOrder(CanonicalScan& scan, Camel##Record* record, ValueSpan* spans, int* last_field) { \
+  template <typename Scan>                                                                              \
+  RP_INLINE bool ScanInOrder(Scan& scan, Camel##Record* record, ValueSpan* spans, int* last_field) {    \
     using R = Camel##Record;                                                                              \
     *last_field = -1;                                                                                     \
     uint64_t word = scan.Word(); /* read again only once a field was taken */                             \
@@ -717,8 +723,8 @@ RP_RECORD_TYPES(RP_DEFINE_SCAN_IN_ORDER)
 // Where each value lies goes to spans[index], the last member's index to
 // *last_field. Lines in schema order take ScanInOrder; others start over
 // with keys looked up one by one.
-template <typename R>
-RP_INLINE bool ScanFields(CanonicalScan& scan, R* record, ValueSpan* spans, int* last_field) {
+template <typename R, typename Scan>
+RP_INLINE bool ScanFields(Scan& scan, R* record, ValueSpan* spans, int* last_field) {
   record->Clear();
   const uint32_t fields = scan.offset();
   if (ScanInOrder(scan, record, spans, last_field) && scan.Eat('}')) {
@@ -741,9 +747,11 @@ RP_INLINE bool ScanFields(CanonicalScan& scan, R* record, ValueSpan* spans, int*
 }
 
 // The record at the start of `text`: the whole of text, or (line_at) the
-// text up to a '\n'. Returns the record's length, 0 to fall back.
-size_t ScanCanonical(std::string_view text, Record* record, bool line_at) {
-  CanonicalScan scan(text.data(), text.data() + text.size());
+// text up to a '\n', then followed by kDecodePadding zero bytes. Returns
+// the record's length, 0 to fall back.
+template <bool line_at>
+size_t ScanCanonical(std::string_view text, Record* record) {
+  CanonicalScan<line_at> scan(text.data(), text.data() + text.size());
   std::string_view type_name = "mpi";
   if (scan.Eat("{\"type\":\"mpi\"")) {  // most lines of a trace: two word compares
     record->type = RecordType::kMpi;
@@ -787,20 +795,20 @@ LineDecoder::~LineDecoder() = default;
 int64_t LineDecoder::scanned() const { return impl_->scanned; }
 
 Status LineDecoder::DecodeCopy(std::string_view text, Record* record) {
-  if (impl_->scan && ScanCanonical(text, record, false) != 0) return ++impl_->scanned, OkStatus();
+  if (impl_->scan && ScanCanonical<false>(text, record) != 0) return ++impl_->scanned, OkStatus();
   impl_->copy.assign(text);
   impl_->copy.append(kDecodePadding, ' ');
   return impl_->Parse(std::string_view(impl_->copy.data(), text.size()), record);
 }
 
 Status LineDecoder::Decode(std::string_view text, Record* record) {
-  if (impl_->scan && ScanCanonical(text, record, false) != 0) return ++impl_->scanned, OkStatus();
+  if (impl_->scan && ScanCanonical<false>(text, record) != 0) return ++impl_->scanned, OkStatus();
   return impl_->Parse(text, record);
 }
 
 size_t LineDecoder::DecodeLineAt(std::string_view rest, Record* record) {
   if (!impl_->scan) return 0;
-  const size_t length = ScanCanonical(rest, record, true);
+  const size_t length = ScanCanonical<true>(rest, record);
   impl_->scanned += length != 0;
   return length;
 }

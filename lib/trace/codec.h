@@ -56,7 +56,7 @@ class LineDecoder {
   // '\n' lies within `rest`: returns the line's length (without the '\n').
   // Returns 0, and leaves *record unspecified, otherwise: the caller finds
   // the line's end and calls Decode. Saves readers a separate pass to find
-  // line ends.
+  // line ends. `rest` must be followed by kDecodePadding zero bytes.
   size_t DecodeLineAt(std::string_view rest, Record* record);
 
   // Lines decoded by the direct scan so far.

@@ -95,6 +95,7 @@ Expected<bool> Reader::Fill() {
   RP_ASSIGN_OR_RETURN(size_t got, source_->Read(buffer_ + end_, std::min(capacity_ - end_, kReadChunk)));
   if (got == 0) eof_ = true;
   end_ += got;
+  std::memset(buffer_ + end_, 0, kDecodePadding);  // DecodeLineAt's padding
   return got > 0;
 }
 
