@@ -15,6 +15,7 @@
 #define RP_LIB_BASE_STATUS_H_
 
 #include <cassert>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
@@ -27,20 +28,36 @@ enum class StatusCode {
   kInput = 2,    // bad input, bad usage, I/O failure
 };
 
+// One pointer: an OK status, what nearly every call returns (once per
+// record on the read path), is a null pointer to make, test and drop; a
+// failure's code and message live behind it.
 class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message)
-      : code_(code), message_(std::move(message)) {}
+      : rep_(code == StatusCode::kOk && message.empty() ? nullptr : new Rep{code, std::move(message)}) {}
+  Status(const Status& o) : rep_(o.rep_ ? new Rep(*o.rep_) : nullptr) {}
+  Status& operator=(const Status& o) {
+    if (this != &o) rep_.reset(o.rep_ ? new Rep(*o.rep_) : nullptr);
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
 
-  bool ok() const { return code_ == StatusCode::kOk; }
-  StatusCode code() const { return code_; }
-  const std::string& message() const { return message_; }
-  int exit_code() const { return static_cast<int>(code_); }
+  bool ok() const { return rep_ == nullptr || rep_->code == StatusCode::kOk; }
+  StatusCode code() const { return rep_ ? rep_->code : StatusCode::kOk; }
+  const std::string& message() const {
+    static const std::string kNone;
+    return rep_ ? rep_->message : kNone;
+  }
+  int exit_code() const { return static_cast<int>(code()); }
 
  private:
-  StatusCode code_ = StatusCode::kOk;
-  std::string message_;
+  struct Rep {
+    StatusCode code;
+    std::string message;
+  };
+  std::unique_ptr<Rep> rep_;
 };
 
 inline Status OkStatus() { return Status(); }
