@@ -1,6 +1,7 @@
 // Streaming reader of rp-trace/1 records from a file or stdin, plain NDJSON
 // or zstd. Memory stays bounded by the longest line (max_line), whatever the
-// size of the input. Every error names the input, the line and the problem:
+// size of the input, plus the input blocks a caller chooses to hold (see
+// InputBlock). Every error names the input, the line and the problem:
 //   run.ndjson:1842: field "t1" missing in mpi record (rank 3, seq 17)
 //
 //   RP_ASSIGN_OR_RETURN(auto reader, rp::trace::Reader::Open("run.ndjson.zst"));
@@ -73,15 +74,14 @@ class Reader {
   Expected<bool> Fill();
   Status Problem(const std::string& message);  // error, or counted skip
   Status CheckHeader(const HeaderRecord& header);
-
-  std::unique_ptr<ByteSource> source_;
-  ReaderOptions options_;
-  LineDecoder decoder_;
   // Moves on to another block, one no one else holds any more.
   void NextBlock();
   static bool Held(const std::shared_ptr<InputBlock>& block);  // by anyone but the reader
   size_t MostCapacity() const;  // of a block: a line of max_line bytes, its newline and more
 
+  std::unique_ptr<ByteSource> source_;
+  ReaderOptions options_;
+  LineDecoder decoder_;
   std::shared_ptr<InputBlock> block_;                 // being filled
   std::vector<std::shared_ptr<InputBlock>> spares_;   // filled before, held or free
   char* buffer_ = nullptr;  // block_'s bytes

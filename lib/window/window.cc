@@ -29,10 +29,9 @@ int32_t FunctionIndex(std::string_view name) {
 
 namespace {
 
-// Fills *out from an mpi record (its arrays appended to ids and resolved);
-// false if a field Event keeps in 32 bits does not fit them. Inline where
-// the reader fills events in place: the stores of Event's defaults that
-// this overwrites are dropped.
+// Sets every field of *out from an mpi record (its arrays appended to ids
+// and resolved); false if a field Event keeps in 32 bits does not fit
+// them. Inline in BufferRecord, which constructs the event unset.
 [[gnu::always_inline]] inline bool ToEvent(const trace::MpiRecord& m, int32_t fn, std::vector<int64_t>* ids,
                                            std::vector<trace::Completion>* resolved, Event* out) {
   Event& e = *out;  // every field set: no temporary to copy
