@@ -18,7 +18,6 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
-#include <emmintrin.h>
 #include <string>
 #include <string_view>
 
@@ -35,31 +34,6 @@ inline uint64_t EightDigitsAscii(uint32_t n) {
   q = ((x * 103) >> 10) & 0x000F000F000F000F;
   x = q | ((x - q * 10) << 8);
   return x + 0x3030303030303030;
-}
-
-// The eight digits of high < 10^8, then those of low < 10^8, as ASCII in
-// little-endian words: EightDigitsAscii's splits (by 10^4, then 100, then
-// 10, each a multiply and shift) done for both in the lanes of one SSE2
-// register.
-struct SixteenDigits {
-  uint64_t high, low;
-};
-inline SixteenDigits SixteenDigitsAscii(uint32_t high, uint32_t low) {
-  const __m128i n = _mm_set_epi64x(low, high);
-  // Each 64-bit lane: n / 10^4 and n % 10^4 into its two 32-bit lanes.
-  const __m128i q4 = _mm_srli_epi64(_mm_mul_epu32(n, _mm_set1_epi32(static_cast<int>(0xd1b71759))), 45);
-  const __m128i r4 = _mm_sub_epi32(n, _mm_mul_epu32(q4, _mm_set1_epi32(10000)));
-  const __m128i x4 = _mm_or_si128(q4, _mm_slli_epi64(r4, 32));
-  // Each 32-bit lane (< 10^4): / 100 and % 100 into its 16-bit lanes.
-  const __m128i q2 = _mm_srli_epi16(_mm_mulhi_epu16(x4, _mm_set1_epi16(0x147b)), 3);
-  const __m128i r2 = _mm_sub_epi16(x4, _mm_mullo_epi16(q2, _mm_set1_epi16(100)));
-  const __m128i x2 = _mm_or_si128(q2, _mm_slli_epi32(r2, 16));
-  // Each 16-bit lane (< 100): tens and ones into its bytes.
-  const __m128i q1 = _mm_mulhi_epu16(x2, _mm_set1_epi16(0x199a));
-  const __m128i r1 = _mm_sub_epi16(x2, _mm_mullo_epi16(q1, _mm_set1_epi16(10)));
-  const __m128i ascii = _mm_add_epi8(_mm_or_si128(q1, _mm_slli_epi16(r1, 8)), _mm_set1_epi8('0'));
-  return {static_cast<uint64_t>(_mm_cvtsi128_si64(ascii)),
-          static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(ascii, ascii)))};
 }
 
 // Writes `value` in decimal at `out` (room for 20 bytes) and returns the
@@ -85,14 +59,9 @@ inline char* WriteInt(char* out, int64_t value) {
     head(static_cast<uint32_t>(v));
     return out;
   }
-  // 9 to 16 digits (time stamps): both words at once in SSE2 lanes.
-  const SixteenDigits digits = SixteenDigitsAscii(static_cast<uint32_t>(v / 100000000),
-                                                  static_cast<uint32_t>(v % 100000000));
-  const int zeros = std::countr_zero(digits.high ^ 0x3030303030303030) / 8;  // < 8: high > 0
-  const uint64_t head_digits = digits.high >> (8 * zeros);
-  std::memcpy(out, &head_digits, 8);
-  out += 8 - zeros;
-  std::memcpy(out, &digits.low, 8);
+  head(static_cast<uint32_t>(v / 100000000));
+  const uint64_t low = EightDigitsAscii(static_cast<uint32_t>(v % 100000000));
+  std::memcpy(out, &low, 8);
   return out + 8;
 }
 
