@@ -346,6 +346,39 @@ TEST(Window, RecordsOfTheNextWindowKeepTheirTextAndArrays) {
 // by_rank lists each rank's events by seq, in input order where seqs tie;
 // a rank seen first late in the window (more ranks than seen so far) and
 // ranks whose events came out of seq order (a non-monotone clock) alike.
+// A window spanning two inputs is handed out after the first input's
+// reader is gone (its memory free for the second's): the lines it read
+// still read as written, from the blocks the window holds. The first input
+// fills several blocks.
+TEST(Window, KeepsTheLinesOfAnInputAlreadyClosed) {
+  const std::string header = Header(2);
+  const std::string comm = header.substr(header.find('\n') + 1);
+  std::string first = header, second = header;
+  std::vector<std::string> expected;
+  for (int i = 0; i < 4000; ++i) {
+    if (i == 3000) expected.push_back(Strip(comm));  // the second input's comm record joins the window
+    const std::string send = Mpi(0, i, "MPI_Send", 10 * i, 10 * i + 5, R"(,"peer":1,"tag":1,"bytes":8)");
+    const std::string recv = Mpi(1, i, "MPI_Recv", 10 * i, 10 * i + 6, R"(,"peer":0,"tag":1,"bytes":8)");
+    (i < 3000 ? first : second) += send + recv;
+    expected.push_back(Strip(send));
+    expected.push_back(Strip(recv));
+  }
+  for (int rank : {0, 1}) {
+    const std::string barrier = Mpi(rank, 4000, "MPI_Barrier", 50000, 50010);
+    second += barrier;
+    expected.push_back(Strip(barrier));
+  }
+  trace::InputSet input({TraceReader::Write("first.ndjson", first), TraceReader::Write("second.ndjson", second)}, {});
+  WindowReader reader(input);
+  ASSERT_TRUE(reader.Start().ok());
+  Window w;
+  ASSERT_TRUE(*reader.Next(&w));
+  std::vector<std::string> lines;
+  for (const WindowRecord& r : w.records) lines.emplace_back(w.line(r));
+  EXPECT_EQ(lines, expected);
+  EXPECT_GT(w.blocks.size(), 2u);
+}
+
 TEST(Window, ByRankListsEachRanksEventsInSeqOrder) {
   const std::string text = Header(3) + Mpi(2, 1, "compute", 1, 2) + Mpi(0, 0, "compute", 3, 4) +
                            Mpi(2, 0, "compute", 5, 6) + Mpi(0, 1, "compute", 7, 8) + Mpi(2, 2, "compute", 9, 10) +
