@@ -362,8 +362,7 @@ void WindowReader::Bucket::Clear() {
   ordinal.clear();
 }
 
-WindowReader::Bucket& WindowReader::AddBuckets(int64_t level) {
-  const size_t index = static_cast<size_t>(std::max<int64_t>(0, level - (next_boundary_ - 1)));
+WindowReader::Bucket& WindowReader::AddBuckets(size_t index) {
   while (buckets_.size() <= index) {
     if (spare_.empty()) {
       buckets_.push_back(std::make_unique<Bucket>());

@@ -166,10 +166,10 @@ class WindowReader {
     void Clear();
   };
   Bucket& BucketOf(int64_t level) {  // inline unless a bucket must be added
-    const int64_t index = std::max<int64_t>(0, level - (next_boundary_ - 1));
-    return static_cast<size_t>(index) < buckets_.size() ? *buckets_[index] : AddBuckets(level);
+    const auto index = static_cast<size_t>(std::max<int64_t>(0, level - (next_boundary_ - 1)));
+    return index < buckets_.size() ? *buckets_[index] : AddBuckets(index);
   }
-  Bucket& AddBuckets(int64_t level);  // through the one of level
+  Bucket& AddBuckets(size_t index);  // through buckets_[index]
   bool Buffered() const;
   void MergeNext();  // buckets_[1] into buckets_[0], in input order
   void Emit(bool ends_with_sync, Window* window);  // buckets_[0]
