@@ -112,7 +112,11 @@ Status WriteRecord(const window::Window& w, const OutputKey& key, trace::Writer*
   if (r.event >= 0) {
     const window::Event& e = w.events[r.event];
     if (r.canonical) {
-      const trace::SpanEdit times[] = {{r.time_spans[0], e.t0}, {r.time_spans[1], e.t1}};
+      // EditSpans takes its edits in line order: t1 may come first in a
+      // line whose keys are in another order.
+      const bool t0_first = r.time_spans[0].begin < r.time_spans[1].begin;
+      const trace::SpanEdit times[] = {{r.time_spans[t0_first ? 0 : 1], t0_first ? e.t0 : e.t1},
+                                       {r.time_spans[t0_first ? 1 : 0], t0_first ? e.t1 : e.t0}};
       return writer->WriteSpliced(w.line(r), times);
     }
     const trace::IntEdit times[] = {{"t0", e.t0}, {"t1", e.t1}};
