@@ -125,6 +125,7 @@ Status WindowReader::Start() {
       }
       return OkStatus();
     }
+    RP_RETURN_IF_ERROR(CheckDictionaryRecord());
     if (record_.type == trace::RecordType::kHeader) {
       dict_.header = record_.header;
       if (record_.header.has_ranks()) dict_.ranks = record_.header.ranks;
@@ -267,6 +268,40 @@ bool WindowReader::Clean(int64_t k) const {
 // one beyond any run's size is not: it would size per-rank arrays.
 int64_t WindowReader::RankLimit() const { return std::max<int64_t>(dict_.ranks, int64_t{1} << 20); }
 
+// Larger than any MPI run yet (the largest have a few million ranks), small
+// enough that an array per rank fits in memory.
+constexpr int64_t kMostRanks = int64_t{1} << 24;
+
+Status WindowReader::CheckDictionaryRecord() const {
+  auto out_of_range = [this](const std::string& what, int64_t value, int64_t limit) {
+    return InputError(input_.where() + ": " + what + " = " + std::to_string(value) + " is out of range 0.." +
+                      std::to_string(limit - 1) + " (is this an rp-trace stream of an MPI run?)");
+  };
+  switch (record_.type) {
+    case trace::RecordType::kHeader:
+      if (record_.header.has_ranks() && (record_.header.ranks < 0 || record_.header.ranks > kMostRanks)) {
+        return out_of_range("header field \"ranks\"", record_.header.ranks, kMostRanks + 1);
+      }
+      break;
+    case trace::RecordType::kRank:
+      if (record_.rank.rank < 0 || record_.rank.rank >= RankLimit()) {
+        return out_of_range("rank record field \"rank\"", record_.rank.rank, RankLimit());
+      }
+      break;
+    case trace::RecordType::kComm:
+      for (int64_t member : record_.comm.ranks) {
+        if (member < 0 || member >= RankLimit()) {
+          return out_of_range("comm record " + std::to_string(record_.comm.id) + ": member", member,
+                              RankLimit());
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  return OkStatus();
+}
+
 Status WindowReader::RankError(int64_t rank) const {
   const int64_t limit = RankLimit();
   const char* type = record_.type == trace::RecordType::kMpi ? "mpi" : "sample";
@@ -352,7 +387,10 @@ Status WindowReader::BufferRecord() {
     b.present = record_.sample.present;
     b.time_spans[0] = record_.spans[trace::SampleRecord::k_t];
   } else if (record_.type == trace::RecordType::kComm) {
+    RP_RETURN_IF_ERROR(CheckDictionaryRecord());
     dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
+  } else if (record_.type == trace::RecordType::kRank) {
+    RP_RETURN_IF_ERROR(CheckDictionaryRecord());
   }
   return OkStatus();
 }

@@ -151,6 +151,9 @@ class WindowReader {
   RankState& Rank(int64_t rank);
   int64_t RankLimit() const;
   Status RankError(int64_t rank) const;  // for record_, of rank outside 0..RankLimit() - 1
+  // Header, rank and comm records size per-rank arrays: their ranks must
+  // lie within a run's size (an error naming the record otherwise).
+  Status CheckDictionaryRecord() const;
   Status WideFieldError() const;         // for record_, when ToEvent found a field too wide
   Status BufferRecord();
   // Records read but not yet in a window, by level (WindowRecord::level),
