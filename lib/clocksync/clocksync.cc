@@ -158,7 +158,25 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   window::WindowReader windows(input);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
-  const int64_t ranks = std::max<int64_t>(dict.ranks, 1);
+  // The ranks: the header's count, or (without one, or when it is short)
+  // as many as the rank, comm and clock records name; the window reader
+  // has checked the first two.
+  constexpr int64_t kMostRanks = int64_t{1} << 24;
+  int64_t ranks = std::max<int64_t>(dict.ranks, 1);
+  int64_t bad_clock_ranks = 0;
+  for (const trace::Record& r : dict.prelude) {
+    if (r.type == trace::RecordType::kRank) ranks = std::max(ranks, r.rank.rank + 1);
+    if (r.type == trace::RecordType::kComm) {
+      for (int64_t member : r.comm.ranks) ranks = std::max(ranks, member + 1);
+    }
+    if (r.type == trace::RecordType::kClock) {
+      if (r.clock.rank >= 0 && r.clock.rank < kMostRanks) ranks = std::max(ranks, r.clock.rank + 1);
+      else ++bad_clock_ranks;
+    }
+  }
+  if (bad_clock_ranks > 0) {
+    spdlog::warn("{} clock record(s) name a rank outside 0..{}: not used", bad_clock_ranks, kMostRanks - 1);
+  }
   std::vector<RankSummary> summary(ranks);
 
   // 1. The line of each rank.
@@ -223,6 +241,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   const bool count_violations = spdlog::should_log(level);
   clock::Violations mapped_violations, final_violations;
   int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved = 0, mismatched = 0, cycles = 0;
+  int64_t unknown_rank_events = 0, first_unknown_rank = -1;  // of ranks no record names
   std::vector<std::string> examples;
   std::vector<int64_t> carried_shift(ranks, 0);  // repair shifts go on across windows
   window::Window w;
@@ -234,7 +253,10 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     if (!more) break;
     progress.Update(windows.records_read(), input.raw_bytes());
     for (window::Event& e : w.events) {
-      if (e.rank < 0 || e.rank >= ranks) continue;
+      if (e.rank < 0 || e.rank >= ranks) {
+        if (unknown_rank_events++ == 0) first_unknown_rank = e.rank;
+        continue;
+      }
       RankSummary& s = summary[e.rank];
       if (!s.seen) s.first_local = e.t0;
       s.seen = true;
@@ -320,6 +342,19 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   RP_RETURN_IF_ERROR(writer->Close());
 
   // Diagnostics.
+  if (unknown_rank_events > 0) {
+    spdlog::warn("{} event(s) of ranks beyond the {} the header and the rank, comm and clock records name "
+                 "(first: rank {}) are left on their own clock", unknown_rank_events, ranks, first_unknown_rank);
+  }
+  int64_t silent = 0, first_silent = -1;
+  for (int64_t r = 0; r < ranks; ++r) {
+    if (summary[r].seen) continue;
+    if (silent++ == 0) first_silent = r;
+  }
+  if (silent > 0) {
+    spdlog::warn("{} of the {} ranks have no mpi record (first: rank {}): missing from the trace", silent, ranks,
+                 first_silent);
+  }
   int64_t backwards = 0;
   for (const RankSummary& s : summary) backwards += s.backwards;
   if (backwards > 0) {
