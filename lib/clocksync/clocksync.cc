@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "lib/base/radix_sort.h"
 #include "lib/base/version.h"
@@ -112,11 +113,10 @@ Status WriteRecord(const window::Window& w, const OutputKey& key, trace::Writer*
   if (r.event >= 0) {
     const window::Event& e = w.events[r.event];
     if (r.canonical) {
-      // EditSpans takes its edits in line order: t1 may come first in a
-      // line whose keys are in another order.
-      const bool t0_first = r.time_spans[0].begin < r.time_spans[1].begin;
-      const trace::SpanEdit times[] = {{r.time_spans[t0_first ? 0 : 1], t0_first ? e.t0 : e.t1},
-                                       {r.time_spans[t0_first ? 1 : 0], t0_first ? e.t1 : e.t0}};
+      trace::SpanEdit times[] = {{r.time_spans[0], e.t0}, {r.time_spans[1], e.t1}};
+      // EditSpans takes its edits in line order: a line whose keys are in
+      // another order may give t1 first.
+      if (times[1].at.begin < times[0].at.begin) std::swap(times[0], times[1]);
       return writer->WriteSpliced(w.line(r), times);
     }
     const trace::IntEdit times[] = {{"t0", e.t0}, {"t1", e.t1}};
@@ -161,7 +161,6 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   // The ranks: the header's count, or (without one, or when it is short)
   // as many as the rank, comm and clock records name; the window reader
   // has checked the first two.
-  constexpr int64_t kMostRanks = int64_t{1} << 24;
   int64_t ranks = std::max<int64_t>(dict.ranks, 1);
   int64_t bad_clock_ranks = 0;
   for (const trace::Record& r : dict.prelude) {
@@ -170,12 +169,12 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       for (int64_t member : r.comm.ranks) ranks = std::max(ranks, member + 1);
     }
     if (r.type == trace::RecordType::kClock) {
-      if (r.clock.rank >= 0 && r.clock.rank < kMostRanks) ranks = std::max(ranks, r.clock.rank + 1);
+      if (r.clock.rank >= 0 && r.clock.rank < window::kMostRanks) ranks = std::max(ranks, r.clock.rank + 1);
       else ++bad_clock_ranks;
     }
   }
   if (bad_clock_ranks > 0) {
-    spdlog::warn("{} clock record(s) name a rank outside 0..{}: not used", bad_clock_ranks, kMostRanks - 1);
+    spdlog::warn("{} clock record(s) name a rank outside 0..{}: not used", bad_clock_ranks, window::kMostRanks - 1);
   }
   std::vector<RankSummary> summary(ranks);
 

@@ -268,10 +268,6 @@ bool WindowReader::Clean(int64_t k) const {
 // one beyond any run's size is not: it would size per-rank arrays.
 int64_t WindowReader::RankLimit() const { return std::max<int64_t>(dict_.ranks, int64_t{1} << 20); }
 
-// Larger than any MPI run yet (the largest have a few million ranks), small
-// enough that an array per rank fits in memory.
-constexpr int64_t kMostRanks = int64_t{1} << 24;
-
 Status WindowReader::CheckDictionaryRecord() const {
   auto out_of_range = [this](const std::string& what, int64_t value, int64_t limit) {
     return InputError(input_.where() + ": " + what + " = " + std::to_string(value) + " is out of range 0.." +
@@ -386,11 +382,9 @@ Status WindowReader::BufferRecord() {
     b.time = record_.sample.t;
     b.present = record_.sample.present;
     b.time_spans[0] = record_.spans[trace::SampleRecord::k_t];
-  } else if (record_.type == trace::RecordType::kComm) {
+  } else {
     RP_RETURN_IF_ERROR(CheckDictionaryRecord());
-    dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
-  } else if (record_.type == trace::RecordType::kRank) {
-    RP_RETURN_IF_ERROR(CheckDictionaryRecord());
+    if (record_.type == trace::RecordType::kComm) dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
   }
   return OkStatus();
 }

@@ -89,6 +89,10 @@ struct Dictionary {
   bool SpansWorld(int64_t comm) const;
 };
 
+// The most ranks a stream may claim: more than any MPI run yet (the largest
+// have a few million), few enough that an array per rank fits in memory.
+inline constexpr int64_t kMostRanks = int64_t{1} << 24;
+
 // Where a window may end.
 enum class Boundaries {
   // At clean global synchronizations only: no message or request crosses a
