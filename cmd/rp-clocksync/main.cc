@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
   rp::cli::IoOptions io;
   rp::clocksync::Options options;
   tool.AddInputs(&io);
+  tool.AddHold(&io);
   tool.AddOutput(&io);
   auto& app = tool.app();
   app.add_option("--method", options.method,

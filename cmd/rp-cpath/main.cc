@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   rp::cli::IoOptions io;
   rp::cpath::Options options;
   tool.AddInputs(&io);
+  tool.AddHold(&io);
   tool.AddOutput(&io);
   CLI::App& app = tool.app();
   const std::map<std::string, rp::cpath::Algo> algos{{"exact", rp::cpath::Algo::kExact},

@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
   rp::cli::IoOptions io;
   rp::phases::Options options;
   tool.AddInputs(&io);
+  tool.AddHold(&io);
   tool.AddOutput(&io);
   tool.SetFooter(
       "Reads: rp-trace/1 (after rp-clocksync for meaningful phase times).\n"

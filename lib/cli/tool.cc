@@ -73,6 +73,21 @@ void Tool::AddInputs(IoOptions* io) {
                 "skip malformed lines (counted on stderr) instead of stopping");
 }
 
+void Tool::AddHold(IoOptions* io) {
+  app_.add_option("--hold", io->hold,
+                  "records a rank may send nothing while it holds a window open; then it is taken as finished "
+                  "(memory stays bounded when a rank's records are missing)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
+void ConfigureWindows(const IoOptions& io, window::WindowReader* reader) { reader->set_hold_limit(io.hold); }
+
+void WarnAboutWindows(const window::WindowReader& reader) {
+  for (const std::string& warning : reader.hold_report().Warnings(reader.hold_limit())) spdlog::warn(warning);
+}
+
 void Tool::AddOutput(IoOptions* io) {
   io_ = io;
   app_.add_option("-o,--output", io->output, "write to FILE instead of stdout")

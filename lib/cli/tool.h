@@ -25,6 +25,7 @@
 #include "lib/base/status.h"
 #include "lib/trace/reader.h"
 #include "lib/trace/writer.h"
+#include "lib/window/window.h"
 
 namespace rp::cli {
 
@@ -35,6 +36,9 @@ struct IoOptions {
   int zstd_level = trace::kDefaultZstdLevel;
   bool force = false;
   bool lenient = false;
+  // Stages that read windows (lib/window): how many records a silent rank
+  // may hold a window open (WindowReader::set_hold_limit); set by --hold.
+  int64_t hold = window::kDefaultHoldLimit;
   int verbosity = 0;  // -1 per -q, +1 per -v
 };
 
@@ -47,6 +51,8 @@ class Tool {
 
   // Positional input files and --lenient.
   void AddInputs(IoOptions* io);
+  // --hold, for stages that read windows (lib/window).
+  void AddHold(IoOptions* io);
   // -o, -z, --level, -f.
   void AddOutput(IoOptions* io);
   // Text after the option list: records read and written, examples. The
@@ -70,6 +76,11 @@ std::vector<std::string> InputPaths(const IoOptions& io);
 trace::ReaderOptions ReaderOptionsFor(const IoOptions& io);
 // Opens io.output; zstd when -z or when the name ends in .zst.
 Expected<std::unique_ptr<trace::Writer>> OpenWriter(const IoOptions& io);
+
+// A window reader with the hold limit of --hold.
+void ConfigureWindows(const IoOptions& io, window::WindowReader* reader);
+// The reader's warnings about ranks that held windows open, on stderr.
+void WarnAboutWindows(const window::WindowReader& reader);
 
 // A progress line on stderr for long runs, shown only when stderr is a
 // terminal and the tool is not quiet. Cheap to call per record.

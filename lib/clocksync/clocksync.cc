@@ -57,9 +57,10 @@ class Spool {
 
 // Pass 1 of --method gaps: every rank's exits of global synchronizations.
 Expected<std::vector<std::vector<clock::SyncExit>>> CollectExits(const std::vector<std::string>& paths,
-                                                                 const trace::ReaderOptions& reader) {
-  trace::InputSet input(paths, reader);
+                                                                 const cli::IoOptions& io) {
+  trace::InputSet input(paths, cli::ReaderOptionsFor(io));
   window::WindowReader windows(input);
+  cli::ConfigureWindows(io, &windows);
   RP_RETURN_IF_ERROR(windows.Start());
   std::vector<std::vector<clock::SyncExit>> exits(std::max<int64_t>(windows.dictionary().ranks, 0));
   window::Window w;
@@ -151,11 +152,12 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   std::vector<std::vector<clock::SyncExit>> exits;
   if (options.method == "gaps") {
     RP_ASSIGN_OR_RETURN(paths, spool.Seekable(paths));
-    RP_ASSIGN_OR_RETURN(exits, CollectExits(paths, reader_options));
+    RP_ASSIGN_OR_RETURN(exits, CollectExits(paths, io));
   }
 
   trace::InputSet input(paths, reader_options);
   window::WindowReader windows(input);
+  cli::ConfigureWindows(io, &windows);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   // The ranks: the header's count, or (without one, or when it is short)
@@ -341,6 +343,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   RP_RETURN_IF_ERROR(writer->Close());
 
   // Diagnostics.
+  cli::WarnAboutWindows(windows);
   if (unknown_rank_events > 0) {
     spdlog::warn("{} event(s) of ranks beyond the {} the header and the rank, comm and clock records name "
                  "(first: rank {}) are left on their own clock", unknown_rank_events, ranks, first_unknown_rank);

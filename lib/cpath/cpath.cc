@@ -740,6 +740,7 @@ std::string Analysis::TextReport() const {
 Status Run(const cli::IoOptions& io, const Options& options) {
   trace::InputSet input(cli::InputPaths(io), cli::ReaderOptionsFor(io));
   window::WindowReader windows(input);
+  cli::ConfigureWindows(io, &windows);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
@@ -760,6 +761,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     }
   }
   progress.Done();
+  cli::WarnAboutWindows(windows);
   if (!analysis.any_calls()) return NothingError("the trace has no mpi records: no critical path");
   RP_RETURN_IF_ERROR(analysis.Finish());
   return writer->Close();

@@ -64,12 +64,43 @@ std::string Signature::Hex() const {
   return hex;
 }
 
+namespace {
+
+// Writes records of a window tagged with their phase id.
+Status WriteTagged(const window::Window& w, const std::vector<size_t>& records, int64_t id, trace::Writer* writer) {
+  for (size_t i : records) {
+    const window::WindowRecord& r = w.records[i];
+    if (r.type != trace::RecordType::kMpi && r.type != trace::RecordType::kSample) {
+      RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
+      continue;
+    }
+    // A canonical line without a phase has no "phase" key to look for;
+    // when its last member comes before phase in the schema, the phase
+    // goes right before the closing brace, where Encode would put it.
+    const int phase_field = r.type == trace::RecordType::kMpi ? int{trace::MpiRecord::k_phase}
+                                                              : int{trace::SampleRecord::k_phase};
+    const bool absent = r.canonical && ((r.present >> phase_field) & 1) == 0;
+    if (absent && r.last_field < phase_field) {
+      const uint32_t brace = r.length - 1;
+      const trace::SpanEdit append[] = {{{brace, brace}, id, "phase"}};
+      RP_RETURN_IF_ERROR(writer->WriteSpliced(w.line(r), append));
+      continue;
+    }
+    const trace::IntEdit phase_id[] = {{"phase", id, absent}};
+    RP_RETURN_IF_ERROR(writer->WriteEdited(r.type, w.line(r), phase_id));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Status Run(const cli::IoOptions& io, const Options& options) {
   (void)options;
   trace::InputSet input(cli::InputPaths(io), cli::ReaderOptionsFor(io));
   // A record's phase is its rank's synchronization level: windows need not
   // wait for messages in flight to be received.
   window::WindowReader windows(input, window::Boundaries::kEverySync);
+  cli::ConfigureWindows(io, &windows);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
@@ -79,6 +110,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   std::vector<int64_t> iterations;                    // by cluster
   int64_t previous_close = INT64_MIN;
   int64_t phases_written = 0;
+  int64_t last_written = -1;  // the latest phase id written
   // Functions this version does not know all sign as "?".
   std::vector<uint64_t> function_hash(std::size(mpi::kFunctions) + 1);
   for (size_t fn = 0; fn < std::size(mpi::kFunctions); ++fn) function_hash[fn] = Signature::FunctionHash(mpi::kFunctions[fn].name);
@@ -108,6 +140,13 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       p.signature.Add(e.rank, function_hash[e.fn >= 0 ? e.fn : function_hash.size() - 1], e.site);
     }
     for (auto& [id, p] : phases) {
+      // A phase already written: records of a rank that came after the
+      // window of their phase ended (WindowReader::hold_report warns).
+      if (id <= last_written) {
+        RP_RETURN_IF_ERROR(WriteTagged(w, p.records, id, writer.get()));
+        continue;
+      }
+      last_written = id;
       trace::PhaseRecord phase;
       phase.set_id(id);
       phase.set_t0(id == 0 || previous_close == INT64_MIN ? (p.first_t0 == INT64_MAX ? 0 : p.first_t0)
@@ -126,31 +165,12 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       if (id == 0 && p.close == INT64_MIN && windows.finished()) phase.set_kind("run");
       RP_RETURN_IF_ERROR(writer->Write(phase));
       ++phases_written;
-      for (size_t i : p.records) {
-        const window::WindowRecord& r = w.records[i];
-        if (r.type != trace::RecordType::kMpi && r.type != trace::RecordType::kSample) {
-          RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
-          continue;
-        }
-        // A canonical line without a phase has no "phase" key to look for;
-        // when its last member comes before phase in the schema, the phase
-        // goes right before the closing brace, where Encode would put it.
-        const int phase_field = r.type == trace::RecordType::kMpi ? int{trace::MpiRecord::k_phase}
-                                                                  : int{trace::SampleRecord::k_phase};
-        const bool absent = r.canonical && ((r.present >> phase_field) & 1) == 0;
-        if (absent && r.last_field < phase_field) {
-          const uint32_t brace = r.length - 1;
-          const trace::SpanEdit append[] = {{{brace, brace}, id, "phase"}};
-          RP_RETURN_IF_ERROR(writer->WriteSpliced(w.line(r), append));
-          continue;
-        }
-        const trace::IntEdit phase_id[] = {{"phase", id, absent}};
-        RP_RETURN_IF_ERROR(writer->WriteEdited(r.type, w.line(r), phase_id));
-      }
+      RP_RETURN_IF_ERROR(WriteTagged(w, p.records, id, writer.get()));
     }
   }
   progress.Done();
   RP_RETURN_IF_ERROR(writer->Close());
+  cli::WarnAboutWindows(windows);
   spdlog::debug("{} phases in {} clusters", phases_written, clusters.size());
   if (phases_written == 0) return NothingError("the trace has no events: no phases");
   return OkStatus();

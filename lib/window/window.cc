@@ -115,12 +115,18 @@ Status WindowReader::Start() {
     ++records_read_;
     if (record_.type == trace::RecordType::kMpi || record_.type == trace::RecordType::kSample) {
       have_first_ = true;
-      // Every rank of the world counts for a boundary, seen yet or not;
-      // rank records say how many events each will deliver.
+      // Every rank of the world counts for a boundary, seen yet or not:
+      // the header's, and any a rank or comm record names (a header
+      // without "ranks" would otherwise let windows end before ranks that
+      // come later in the stream). Rank records say how many events each
+      // will deliver.
       if (dict_.ranks > 0) ranks_.resize(dict_.ranks);
       for (const trace::Record& r : dict_.prelude) {
-        if (r.type == trace::RecordType::kRank && r.rank.has_events() && r.rank.rank >= 0) {
-          Rank(r.rank.rank).expected = r.rank.events;
+        if (r.type == trace::RecordType::kRank) {
+          RankState& rank = Rank(r.rank.rank);
+          if (r.rank.has_events()) rank.expected = r.rank.events;
+        } else if (r.type == trace::RecordType::kComm) {
+          for (int64_t member : r.comm.ranks) Rank(member);
         }
       }
       return OkStatus();
@@ -331,7 +337,17 @@ Status WindowReader::BufferRecord() {
   if (record_.type == trace::RecordType::kMpi || record_.type == trace::RecordType::kSample) {
     const int64_t rank = record_.type == trace::RecordType::kMpi ? record_.mpi.rank : record_.sample.rank;
     if (rank < 0 || rank >= RankLimit()) return RankError(rank);
-    level = Rank(rank).syncs;
+    if (static_cast<size_t>(rank) >= ranks_.size() && window_index_ > 0) {
+      // Windows have ended without this rank: it cannot hold one back now.
+      RankState& late = Rank(rank);
+      late.given_up = true;
+      late.expected = 0;
+      if (hold_.late_ranks++ == 0) hold_.first_late_rank = rank;
+    }
+    RankState& state = Rank(rank);
+    state.last_read = records_read_;
+    hold_.late_records += state.given_up;
+    level = state.syncs;
   }
   Bucket& bucket = BucketOf(level);
   Window& pending = bucket.window;
@@ -407,7 +423,23 @@ WindowReader::Bucket& WindowReader::AddBuckets(size_t index) {
 }
 
 bool WindowReader::Buffered() const {
-  return std::any_of(buckets_.begin(), buckets_.end(), [](const auto& b) { return !b->window.records.empty(); });
+  return std::any_of(buckets_.begin() + static_cast<ptrdiff_t>(first_), buckets_.end(),
+                     [](const auto& b) { return !b->window.records.empty(); });
+}
+
+void WindowReader::DropFront() {
+  // Enough spares for the levels ranks are usually apart; more would keep
+  // the memory of a pathological stretch for the rest of the run.
+  constexpr size_t kMostSpares = 16;
+  std::unique_ptr<Bucket> bucket = std::move(buckets_[first_++]);
+  if (spare_.size() < kMostSpares) {
+    bucket->Clear();
+    spare_.push_back(std::move(bucket));
+  }
+  if (first_ >= 32 && 2 * first_ >= buckets_.size()) {
+    buckets_.erase(buckets_.begin(), buckets_.begin() + static_cast<ptrdiff_t>(first_));
+    first_ = 0;
+  }
 }
 
 namespace {
@@ -475,8 +507,8 @@ void MergeBlocks(const std::vector<std::shared_ptr<const trace::InputBlock>>& fr
 }  // namespace
 
 void WindowReader::MergeNext() {
-  Bucket& into = *buckets_[0];
-  Bucket& from = *buckets_[1];
+  Bucket& into = *buckets_[first_];
+  Bucket& from = *buckets_[first_ + 1];
   if (into.window.records.empty()) {
     std::swap(into, from);
   } else if (!from.window.records.empty()) {
@@ -497,30 +529,56 @@ void WindowReader::MergeNext() {
     }
     MergeBlocks(from.window.blocks, &into.window.blocks);
   }
-  buckets_[1]->Clear();
-  spare_.push_back(std::move(buckets_[1]));
-  buckets_.erase(buckets_.begin() + 1);
+  // The merged bucket takes the second slot; the first is dropped.
+  std::swap(buckets_[first_], buckets_[first_ + 1]);
+  DropFront();
+}
+
+void WindowReader::MergeAll() {
+  if (Live() <= 2) {
+    if (Live() == 2) MergeNext();
+    return;
+  }
+  struct At {
+    int64_t ordinal;
+    uint32_t bucket, index;
+  };
+  std::vector<At> order;
+  std::vector<std::shared_ptr<const trace::InputBlock>> blocks;
+  for (size_t b = first_; b < buckets_.size(); ++b) {
+    const Bucket& bucket = *buckets_[b];
+    for (size_t i = 0; i < bucket.ordinal.size(); ++i) {
+      order.push_back({bucket.ordinal[i], static_cast<uint32_t>(b), static_cast<uint32_t>(i)});
+    }
+    blocks.insert(blocks.end(), bucket.window.blocks.begin(), bucket.window.blocks.end());
+  }
+  std::sort(order.begin(), order.end(), [](const At& a, const At& b) { return a.ordinal < b.ordinal; });
+  std::sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& b) { return a->serial < b->serial; });
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  auto merged = std::make_unique<Bucket>();
+  for (const At& at : order) AppendRecord(*buckets_[at.bucket], at.index, merged.get());
+  merged->window.blocks = std::move(blocks);
+  while (Live() > 0) DropFront();
+  buckets_.push_back(std::move(merged));
 }
 
 void WindowReader::Emit(bool ends_with_sync, Window* window) {
   window->index = window_index_++;
   window->ends_with_sync = ends_with_sync;
   for (auto& r : window->by_rank) r.clear();
-  if (buckets_.empty()) {
+  if (Live() == 0) {
     window->Clear();
     return;
   }
   // The window takes the bucket's vectors; the bucket keeps the window's
   // old ones, emptied, for reuse.
-  Window& taken = buckets_.front()->window;
+  Window& taken = buckets_[first_]->window;
   std::swap(window->records, taken.records);
   std::swap(window->blocks, taken.blocks);
   std::swap(window->events, taken.events);
   std::swap(window->ids, taken.ids);
   std::swap(window->resolved, taken.resolved);
-  buckets_.front()->Clear();
-  spare_.push_back(std::move(buckets_.front()));
-  buckets_.erase(buckets_.begin());
+  DropFront();
   // Each rank's events in seq order: usually the input order already,
   // which the pass that lists them checks (a second pass, by rank, would
   // read the events at random).
@@ -548,8 +606,45 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
   }
 }
 
+void WindowReader::GiveUpSilentRanks() {
+  // Every rank is looked at: not more often than once per rank read.
+  next_hold_check_ = records_read_ + std::max<int64_t>({hold_limit_ / 8, static_cast<int64_t>(ranks_.size()), 1});
+  if (most_ < next_boundary_ || Reached() >= next_boundary_) return;  // no boundary is held
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    RankState& r = ranks_[i];
+    if (!Delivering(r) || r.syncs >= next_boundary_ || records_read_ - r.last_read < hold_limit_) continue;
+    r.given_up = true;
+    r.expected = r.seen;  // delivered all it will: Clean() takes what it left as final
+    recount_ = true;
+    if (hold_.given_up++ == 0) hold_.first_given_up = static_cast<int64_t>(i);
+  }
+}
+
+std::vector<std::string> HoldReport::Warnings(int64_t hold_limit) const {
+  std::vector<std::string> out;
+  if (given_up > 0) {
+    out.push_back(std::to_string(given_up) + " rank(s) (first: rank " + std::to_string(first_given_up) +
+                  ") sent no record for " + std::to_string(hold_limit) +
+                  " records while the others went past a global synchronization they had not reached: taken as "
+                  "finished so that windows could end (their records are missing, or come much later in a trace "
+                  "not in time order; --hold raises the limit)");
+  }
+  if (late_ranks > 0) {
+    out.push_back(std::to_string(late_ranks) + " rank(s) (first: rank " + std::to_string(first_late_rank) +
+                  ") first appeared after windows without them had ended: no header \"ranks\", rank or comm "
+                  "record named them");
+  }
+  if (late_records > 0) {
+    out.push_back(std::to_string(late_records) +
+                  " record(s) of those ranks came after windows without them had ended: they went into the window "
+                  "being read, so their messages and collectives may find no partner");
+  }
+  return out;
+}
+
 Expected<bool> WindowReader::Next(Window* window) {
   for (;;) {
+    if (records_read_ >= next_hold_check_) GiveUpSilentRanks();
     // A boundary every rank has reached: clean ones end the window.
     while (next_boundary_ <= Reached()) {
       const int64_t k = next_boundary_++;
@@ -558,12 +653,12 @@ Expected<bool> WindowReader::Next(Window* window) {
       for (RankState& r : ranks_) {
         while (!r.at.empty() && r.at_base < k) r.at.pop_front(), ++r.at_base;
       }
-      // Levels up to k - 1 are buckets_[0]: a window, or, when k is not
+      // Levels up to k - 1 are buckets_[first_]: a window, or, when k is not
       // clean, part of one with level k.
       if (clean) {
         Emit(true, window);
         if (!window->records.empty()) return true;
-      } else if (buckets_.size() > 1) {
+      } else if (Live() > 1) {
         MergeNext();
       }
     }
@@ -574,7 +669,7 @@ Expected<bool> WindowReader::Next(Window* window) {
     }
     if (input_done_) {
       if (!Buffered()) return false;
-      while (buckets_.size() > 1) MergeNext();
+      MergeAll();
       Emit(false, window);
       return true;
     }

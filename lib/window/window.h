@@ -89,6 +89,21 @@ struct Dictionary {
   bool SpansWorld(int64_t comm) const;
 };
 
+// What the reader did about ranks that held windows open (HoldReport()).
+struct HoldReport {
+  int64_t given_up = 0;        // ranks taken as finished, silent for the hold limit
+  int64_t first_given_up = -1;
+  int64_t late_ranks = 0;      // ranks first seen after a window had ended
+  int64_t first_late_rank = -1;
+  int64_t late_records = 0;    // records of those ranks, put in the window being read
+  // Warnings for stderr, none when nothing happened.
+  std::vector<std::string> Warnings(int64_t hold_limit) const;
+};
+
+// How many records a rank may stay silent while it holds a window open,
+// by default: ~1 GB of buffered records (WindowReader::set_hold_limit).
+inline constexpr int64_t kDefaultHoldLimit = int64_t{1} << 22;
+
 // The most ranks a stream may claim: more than any MPI run yet (the largest
 // have a few million), few enough that an array per rank fits in memory.
 inline constexpr int64_t kMostRanks = int64_t{1} << 24;
@@ -117,6 +132,16 @@ class WindowReader {
   // The next window; false after the last.
   Expected<bool> Next(Window* window);
 
+  // A rank that sends nothing for `records` records while the others have
+  // gone past a global synchronization it has not reached holds every
+  // later record in memory: its records are missing (a lost file, a
+  // producer that names ranks it never traced) or come much later (a trace
+  // sorted by rank). After that many records it is taken as finished, so
+  // that memory stays bounded, and reported (hold_report()).
+  void set_hold_limit(int64_t records) { hold_limit_ = std::max<int64_t>(records, 1); }
+  int64_t hold_limit() const { return hold_limit_; }
+  const HoldReport& hold_report() const { return hold_; }
+
   // Records read so far, for progress lines.
   int64_t records_read() const { return records_read_; }
   // True once the window last returned was the stream's last.
@@ -135,6 +160,8 @@ class WindowReader {
     int64_t expected = -1;  // events, from the rank record (-1: unknown)
     int64_t seen = 0;
     int64_t syncs = 0;  // global synchronizations completed
+    int64_t last_read = 0;  // records_read_ at its latest record
+    bool given_up = false;  // taken as finished (set_hold_limit), or first seen late
     int64_t active = 0;
     IdTable<Request> requests;  // by request id
     int64_t sent = 0, received = 0;  // messages, cumulative
@@ -160,26 +187,34 @@ class WindowReader {
   Status CheckDictionaryRecord() const;
   Status WideFieldError() const;         // for record_, when ToEvent found a field too wide
   Status BufferRecord();
+  // Gives up ranks silent for the hold limit that hold the next boundary.
+  void GiveUpSilentRanks();
   // Records read but not yet in a window, by level (WindowRecord::level),
   // so that a record is copied at most once however far ahead of the
   // window its rank runs (local clocks put ranks milliseconds apart).
-  // buckets_[0] holds every level up to next_boundary_ - 1 (levels whose
-  // boundary was not clean stay together) and buckets_[i] level
-  // next_boundary_ - 1 + i. A clean boundary hands buckets_[0] over whole
-  // (swapped, not copied); an unclean one merges buckets_[1] into it.
+  // The live buckets are buckets_[first_...]: buckets_[first_] holds every
+  // level up to next_boundary_ - 1 (levels whose boundary was not clean
+  // stay together) and buckets_[first_ + i] level next_boundary_ - 1 + i.
+  // A clean boundary hands buckets_[first_] over whole (swapped, not
+  // copied); an unclean one merges the next bucket into it.
   struct Bucket {
     Window window;
     std::vector<int64_t> ordinal;  // each record's position in the input
     void Clear();
   };
   Bucket& BucketOf(int64_t level) {  // inline unless a bucket must be added
-    const auto index = static_cast<size_t>(std::max<int64_t>(0, level - (next_boundary_ - 1)));
+    const auto index = first_ + static_cast<size_t>(std::max<int64_t>(0, level - (next_boundary_ - 1)));
     return index < buckets_.size() ? *buckets_[index] : AddBuckets(index);
   }
   Bucket& AddBuckets(size_t index);  // through buckets_[index]
+  size_t Live() const { return buckets_.size() - first_; }
   bool Buffered() const;
-  void MergeNext();  // buckets_[1] into buckets_[0], in input order
-  void Emit(bool ends_with_sync, Window* window);  // buckets_[0]
+  void DropFront();  // buckets_[first_], emptied, to spare_
+  void MergeNext();  // the second live bucket into the first, in input order
+  // Every live bucket into one, in input order: at the end of the input,
+  // when ranks may be many levels apart (a trace sorted by rank).
+  void MergeAll();
+  void Emit(bool ends_with_sync, Window* window);  // buckets_[first_]
 
   trace::InputSet& input_;
   const Boundaries boundaries_;
@@ -189,10 +224,12 @@ class WindowReader {
   bool input_done_ = false;
   int64_t records_read_ = 0;
   std::vector<RankState> ranks_;
-  // Few (the levels ranks are apart): a vector, whose front is erased at
-  // each window, indexes in one load where a deque takes a division.
+  // Usually few (the levels ranks are apart): a vector indexes in one load
+  // where a deque takes a division. Its front slots, emptied, are dropped
+  // in bulk (first_), so that many levels cost no quadratic time.
   std::vector<std::unique_ptr<Bucket>> buckets_;
-  std::vector<std::unique_ptr<Bucket>> spare_;  // emptied buckets: memory to reuse
+  size_t first_ = 0;
+  std::vector<std::unique_ptr<Bucket>> spare_;  // a few emptied buckets: memory to reuse
   Bucket scratch_;
   std::vector<int64_t> last_seq_;  // Emit: each rank's last seq seen
   std::vector<bool> unsorted_;     // and whether its events need sorting
@@ -201,6 +238,9 @@ class WindowReader {
   // there, and the most any rank completed; recounted when the fewest move.
   int64_t fewest_ = 0, at_fewest_ = 0, most_ = 0;
   bool recount_ = true;
+  int64_t hold_limit_ = kDefaultHoldLimit;
+  int64_t next_hold_check_ = 0;  // records_read_ at which to look for silent ranks
+  HoldReport hold_;
   int64_t next_boundary_ = 1;  // the synchronization instance that may end the window
   int64_t window_index_ = 0;
 };

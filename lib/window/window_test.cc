@@ -40,10 +40,13 @@ struct TraceReader {
 };
 
 // Reads `text` in windows; returns each window's lines.
+// With `hold`, the reader's hold limit; `report` receives its hold report.
 std::vector<std::vector<std::string>> Windows(const std::string& text,
-                                              Boundaries boundaries = Boundaries::kClean) {
+                                              Boundaries boundaries = Boundaries::kClean,
+                                              int64_t hold = kDefaultHoldLimit, HoldReport* report = nullptr) {
   TraceReader trace("window.ndjson", text, boundaries);
   WindowReader& reader = trace.reader;
+  reader.set_hold_limit(hold);
   EXPECT_TRUE(reader.Start().ok());
   std::vector<std::vector<std::string>> out;
   Window w;
@@ -96,6 +99,7 @@ std::vector<std::vector<std::string>> Windows(const std::string& text,
     out.push_back(lines);
     EXPECT_EQ(w.index, static_cast<int64_t>(out.size()) - 1);
   }
+  if (report != nullptr) *report = reader.hold_report();
   return out;
 }
 
@@ -303,6 +307,64 @@ TEST(Window, RanksThatDeliveredAllTheirEventsDoNotHoldBoundaries) {
   EXPECT_EQ(w[2].size(), 2u);
   // Without the rank records nothing says rank 2 is done: one window.
   EXPECT_EQ(Windows(Header(3) + text.substr(Header(3).size() + ranks.size())).size(), 1u);
+}
+
+TEST(Window, RanksSilentForTheHoldLimitAreGivenUp) {
+  // Rank 2 of 3 calls the first barrier, then nothing (and no rank record
+  // says it is done): it holds every later boundary, until it has been
+  // silent for the hold limit.
+  std::string text = Header(3) + Mpi(0, 0, "MPI_Barrier", 0, 5) + Mpi(1, 0, "MPI_Barrier", 1, 5) +
+                     Mpi(2, 0, "MPI_Barrier", 2, 5);
+  for (int i = 1; i < 20; ++i) {
+    text += Mpi(0, i, "MPI_Barrier", 10 * i, 10 * i + 5) + Mpi(1, i, "MPI_Barrier", 10 * i + 1, 10 * i + 5);
+  }
+  HoldReport report;
+  auto w = Windows(text, Boundaries::kClean, kDefaultHoldLimit, &report);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[1].size(), 38u);  // everything after the first barrier, held to the end
+  EXPECT_EQ(report.given_up, 0);
+  EXPECT_TRUE(report.Warnings(kDefaultHoldLimit).empty());
+  // With a limit of 4 records it is given up (at record 9: looked at every
+  // 3 records, the ranks; its barrier was record 5), and from then on
+  // each barrier ends a window again.
+  w = Windows(text, Boundaries::kClean, 4, &report);
+  ASSERT_EQ(w.size(), 20u);
+  for (size_t i = 1; i < w.size(); ++i) EXPECT_EQ(w[i].size(), 2u) << i;
+  EXPECT_EQ(report.given_up, 1);
+  EXPECT_EQ(report.first_given_up, 2);
+  EXPECT_EQ(report.late_records, 0);
+  EXPECT_EQ(report.Warnings(4).size(), 1u);
+  // Its records, when they come at last, go into the window being read.
+  const std::string late = Mpi(2, 1, "MPI_Barrier", 12, 15);
+  w = Windows(text + late, Boundaries::kClean, 4, &report);
+  ASSERT_EQ(w.size(), 21u);
+  EXPECT_EQ(w.back(), std::vector<std::string>{Strip(late)});
+  EXPECT_EQ(report.late_records, 1);
+  EXPECT_EQ(report.Warnings(4).size(), 2u);
+}
+
+TEST(Window, RanksNamedByCommRecordsHoldBoundaries) {
+  // No "ranks" in the header, and the trace sorted by rank: rank 1's
+  // records come after rank 0 has passed both barriers. (No message: one
+  // in flight would keep the windows open anyway.)
+  const std::string header = R"({"type":"header","schema":"rp-trace/1","producer":["test"]})" "\n";
+  const std::string comm = R"({"type":"comm","id":0,"size":2,"ranks":[0,1]})" "\n";
+  const std::string events = Mpi(0, 0, "MPI_Init", 1, 2) + Mpi(0, 1, "MPI_Barrier", 3, 6) +
+                             Mpi(0, 2, "MPI_Barrier", 7, 9) + Mpi(1, 0, "MPI_Init", 1, 3) +
+                             Mpi(1, 1, "MPI_Barrier", 5, 6) + Mpi(1, 2, "MPI_Barrier", 8, 9);
+  // The comm record names rank 1: windows wait for it.
+  HoldReport report;
+  auto w = Windows(header + comm + events, Boundaries::kClean, kDefaultHoldLimit, &report);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].size(), 4u);  // MPI_Init and the first barrier of both ranks
+  EXPECT_EQ(report.late_ranks, 0);
+  // Nothing names it: windows end at rank 0's barriers, and rank 1 is
+  // reported as late, with its records.
+  w = Windows(header + events, Boundaries::kClean, kDefaultHoldLimit, &report);
+  EXPECT_EQ(report.late_ranks, 1);
+  EXPECT_EQ(report.first_late_rank, 1);
+  EXPECT_EQ(report.late_records, 3);
+  EXPECT_EQ(report.Warnings(kDefaultHoldLimit).size(), 2u);
 }
 
 TEST(Window, RecordsOfTheNextWindowKeepTheirTextAndArrays) {
