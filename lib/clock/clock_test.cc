@@ -29,6 +29,8 @@ TEST(LinearClock, FitsTwoMeasurementsExactly) {
   EXPECT_DOUBLE_EQ(c.drift, 1e-4);
   EXPECT_EQ(c.ToGlobal(500'000), 500'000 + 1050);
   EXPECT_EQ(FitOffsets({{5, -7}}).ToGlobal(100), 93);
+  // Two at one time: their mean, neither dropped.
+  EXPECT_EQ(FitOffsets({{5, -7}, {5, -3}}).ToGlobal(100), 95);
   EXPECT_TRUE(FitOffsets({}).identity());
 }
 
@@ -96,10 +98,11 @@ TEST(Repair, ACycleOfMessagesIsBrokenAtTheEarliestEvent) {
 
 TEST(Repair, AmortisationRampsTheJumpIntoTheTimeBeforeIt) {
   // As above, with an earlier send of rank 1 (10-20) that rank 0 receives
-  // at 120-130. The jump of 20 at rank 1's Recv (end 80) ramps in from
-  // rank 1's first event at 10: at time x the extra shift is
-  // floor(20 (x - 10) / 70): Recv start 50 -> +11, Send end 20 -> +2,
-  // Send start 10 -> +0.
+  // at 120-130. The jump of 20 at rank 1's Recv (end 80) ramps in at
+  // --max-slope 0.2 over 100 ns, from -20: at time x the extra shift is
+  // floor(20 (x + 20) / 100). Recv start 50 -> +14; Send end 20 -> +8,
+  // Send start 10 -> +6: the 6 the ramp has not reached by rank 1's first
+  // event is left before it. Every interval grows by at most 20%.
   auto t = ReadOneWindow(TestHeader(2) + TestMpi(0, 0, "MPI_Send", 100, 110, R"(,"peer":1,"tag":1)") +
                          TestMpi(0, 1, "MPI_Recv", 120, 130, R"(,"peer":1,"tag":3)") +
                          TestMpi(0, 2, "MPI_Recv", 140, 200, R"(,"peer":1,"tag":2)") +
@@ -110,18 +113,20 @@ TEST(Repair, AmortisationRampsTheJumpIntoTheTimeBeforeIt) {
   Constraints constraints;
   constraints.Build(t.window, matching);
   std::vector<int64_t> shift;
-  Repair(&t.window, constraints, RepairOptions{}, &shift);
+  RepairOptions options;
+  options.max_slope = 0.2;
+  Repair(&t.window, constraints, options, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
-  EXPECT_EQ(Times(t.window, 1), (P{{10, 22}, {61, 100}, {110, 115}}));
+  EXPECT_EQ(Times(t.window, 1), (P{{16, 28}, {64, 100}, {110, 115}}));
   EXPECT_EQ(Times(t.window, 0), (P{{100, 110}, {120, 130}, {140, 200}}));
   EXPECT_EQ(CountViolations(t.window, constraints, 0).messages, 0);
 }
 
 TEST(Repair, AmortisationStopsWhereASendWouldPassItsReceive) {
   // Rank 1 sends at 60 what rank 0 receives by 61; then its Recv jumps by
-  // 20 at end 80. The ramp would move the send start by floor(20*50/70)=14,
-  // but its receive ends at 61: the send may start at 61 at the latest (+1),
-  // and nothing before it moves more than that.
+  // 20 at end 80. At --max-slope 0.25 the ramp is floor(20 x / 80): it
+  // would move the send start by 15, but its receive ends at 61: the send
+  // may start at 61 at the latest (+1), and nothing before it moves more.
   auto t = ReadOneWindow(TestHeader(2) + TestMpi(0, 0, "MPI_Recv", 55, 61, R"(,"peer":1,"tag":3)") +
                          TestMpi(0, 1, "MPI_Send", 100, 110, R"(,"peer":1,"tag":1)") +
                          TestMpi(1, 0, "MPI_Barrier", 10, 20, R"(,"comm":7)") +
@@ -131,11 +136,13 @@ TEST(Repair, AmortisationStopsWhereASendWouldPassItsReceive) {
   Constraints constraints;
   constraints.Build(t.window, matching);
   std::vector<int64_t> shift;
-  Repair(&t.window, constraints, RepairOptions{}, &shift);
+  RepairOptions options;
+  options.max_slope = 0.25;
+  Repair(&t.window, constraints, options, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   // Recv: start 70 -> +17 (ramp), end jumps to 100; Send end 62 -> min(17,
-  // ramp 14) = +14 -> 76, start 60 -> cap +1 -> 61; Barrier end 20 -> +1.
-  EXPECT_EQ(Times(t.window, 1), (P{{10, 21}, {61, 76}, {87, 100}}));
+  // ramp 15) = +15 -> 77, start 60 -> cap +1 -> 61; Barrier 10-20 -> +1.
+  EXPECT_EQ(Times(t.window, 1), (P{{11, 21}, {61, 77}, {87, 100}}));
   EXPECT_EQ(CountViolations(t.window, constraints, 0).messages, 0);
 }
 
@@ -143,9 +150,10 @@ TEST(Repair, CollectiveExitsFollowTheEntriesTheyWaitFor) {
   // Rank 1 leaves a broadcast (10-15) before its root, rank 0, entered it
   // (20): its end moves to 20 and its barrier by +5 to 115-155. Rank 2
   // leaves the barrier at 60, before the last entry (rank 1's, now 115):
-  // its end moves to 115, a jump of 55 that ramps in from rank 2's first
-  // event at 25 over 35 ns: barrier entry 40 -> +floor(55*15/35) = +23,
-  // broadcast end 35 -> +floor(55*10/35) = +15, its start 25 -> +0.
+  // its end moves to 115, a jump of 55 that ramps in at --max-slope 1
+  // over 55 ns from 5: barrier entry 40 -> +floor(55*35/55) = +35 (below
+  // the cap its own exit sets, 115 - 40), broadcast end 35 -> +30, its
+  // start 25 -> +20, left before rank 2's first event.
   auto t = ReadOneWindow(TestHeader(3) + TestMpi(0, 0, "MPI_Bcast", 20, 30, R"(,"root":0)") +
                          TestMpi(1, 0, "MPI_Bcast", 10, 15, R"(,"root":0)") +
                          TestMpi(2, 0, "MPI_Bcast", 25, 35, R"(,"root":0)") +
@@ -159,11 +167,13 @@ TEST(Repair, CollectiveExitsFollowTheEntriesTheyWaitFor) {
   EXPECT_EQ(before.collectives, 2);
   EXPECT_EQ(before.worst, 50);
   std::vector<int64_t> shift;
-  Repair(&t.window, constraints, RepairOptions{}, &shift);
+  RepairOptions options;
+  options.max_slope = 1;
+  Repair(&t.window, constraints, options, &shift);
   using P = std::vector<std::pair<int64_t, int64_t>>;
   EXPECT_EQ(Times(t.window, 0), (P{{20, 30}, {100, 150}}));
   EXPECT_EQ(Times(t.window, 1), (P{{10, 20}, {115, 155}}));
-  EXPECT_EQ(Times(t.window, 2), (P{{25, 50}, {63, 115}}));
+  EXPECT_EQ(Times(t.window, 2), (P{{45, 65}, {75, 115}}));
   EXPECT_EQ(CountViolations(t.window, constraints, 0).collectives, 0);
 }
 

@@ -10,7 +10,13 @@ LinearClock FitOffsets(std::vector<OffsetMeasurement> m) {
   std::sort(m.begin(), m.end(), [](const OffsetMeasurement& a, const OffsetMeasurement& b) { return a.local < b.local; });
   clock.reference = m.front().local;
   clock.offset = m.front().offset;
-  if (m.size() == 1 || m.back().local == m.front().local) return clock;
+  if (m.back().local == m.front().local) {
+    // All at one time: their mean (a second measurement is not dropped).
+    double sum = 0;
+    for (const OffsetMeasurement& p : m) sum += static_cast<double>(p.offset - clock.offset);
+    clock.offset += static_cast<int64_t>(std::llround(sum / static_cast<double>(m.size())));
+    return clock;
+  }
   // Least squares of offset against local time, around the first point.
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   const double n = static_cast<double>(m.size());

@@ -359,20 +359,29 @@ RepairResult Repair(window::Window* window, const Constraints& constraints, cons
     }
     for (size_t r = 0; r < ranks; ++r) {
       const std::vector<uint32_t>& events = w.by_rank[r];
-      int64_t floor = events.empty() ? 0 : w.events[events.front()].t0;
+      // The walk back stops after the previous jump's event (or at the
+      // window's first event): what the ramp has not reached by then is
+      // left there, as a longer gap, so that no ramp runs faster than
+      // max_slope (a ramp squeezed into a short stretch would stretch
+      // the calls in it by up to the whole jump).
+      size_t stop = 0;
       for (const Jump& jump : jumps[r]) {
         const int64_t end = jump.at;  // the ramp reaches the full jump here
-        const int64_t start = std::max(floor, end - static_cast<int64_t>(std::ceil(jump.delta / options.max_slope)));
-        floor = end;
+        // Times lie within +-2^62 (window.h): a longer ramp starts before any.
+        const double length = std::min(std::ceil(static_cast<double>(jump.delta) / options.max_slope), 0x1p62);
+        const int64_t start = end - static_cast<int64_t>(length);
+        const size_t first = stop;
+        stop = jump.position + 1;
         if (end <= start) continue;
         const double span = static_cast<double>(end - start);
         auto ramp = [&](int64_t x) {
-          return static_cast<int64_t>(std::floor(jump.delta * (static_cast<double>(x - start) / span)));
+          // Multiplied first: delta (x - start) / span is then exact when whole.
+          return static_cast<int64_t>(std::floor(static_cast<double>(jump.delta) * static_cast<double>(x - start) / span));
         };
         // Walk back from the jumping event: each time point may move by at
         // most the ramp, its own cap, and what the next point moved.
         int64_t allowed = jump.delta;
-        for (size_t p = jump.position + 1; p-- > 0;) {
+        for (size_t p = jump.position + 1; p-- > first;) {
           Event& ev = w.events[events[p]];
           if (p != jump.position) {
             if (ev.t1 < start) break;

@@ -5,5 +5,8 @@
 # The only violation: rank 0's Send starts at 3000, rank 1's Recv ends at 2900:
 # its end moves to 3000 (+100) and the rest of rank 1 by +100 (Barrier
 # 5101-5601, Finalize, in the next window, 6701-6801). The amortisation
-# ramp starts at rank 1's first event (2500), where it is 0: nothing else moves.
+# ramps the jump in at --max-slope 0.01 over 10000 ns before the Recv's
+# end, from -7100: the Recv's start 2500 moves by floor(100 * 9600 / 10000)
+# = 96 to 2596; the other 4 ns stretch the Recv (no interval grows by
+# more than 1%), and the 96 lie before rank 1's first event.
 rp-clocksync --report testdata/traces/skewed.ndjson
