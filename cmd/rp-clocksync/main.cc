@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
       ->default_val("auto");
   app.add_flag("!--no-repair", options.repair, "only map the times, do not repair violations");
   app.add_option("--min-latency", options.min_latency, "ns a message takes at least (repair constraint)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(int64_t{0}, int64_t{1'000'000'000}));
   app.add_flag("!--no-amortize", options.amortize, "keep repair jumps, do not spread them over the time before");
   app.add_option("--max-slope", options.max_slope, "amortisation: how much faster a repaired clock may run")
       ->check(CLI::Range(1e-6, 1.0));

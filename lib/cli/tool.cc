@@ -85,7 +85,7 @@ void Tool::AddHold(IoOptions* io) {
 void ConfigureWindows(const IoOptions& io, window::WindowReader* reader) { reader->set_hold_limit(io.hold); }
 
 void WarnAboutWindows(const window::WindowReader& reader) {
-  for (const std::string& warning : reader.hold_report().Warnings(reader.hold_limit())) spdlog::warn(warning);
+  for (const std::string& warning : reader.input_report().Warnings(reader.hold_limit())) spdlog::warn(warning);
 }
 
 void Tool::AddOutput(IoOptions* io) {

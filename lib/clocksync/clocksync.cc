@@ -1,9 +1,11 @@
 #include "lib/clocksync/clocksync.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,36 +25,42 @@ namespace {
 
 using clock::LinearClock;
 
-// Stdin can be read once; the gaps method reads the trace twice.
-class Spool {
+// Stdin can be read once; the gaps method reads the trace twice. Unless
+// stdin is a file already, a copy in an unlinked temporary file takes its
+// place (so messages still name "<stdin>"), rewound before each pass.
+class RewindableStdin {
  public:
-  ~Spool() {
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-  Expected<std::vector<std::string>> Seekable(std::vector<std::string> paths) {
-    if (std::find(paths.begin(), paths.end(), "-") == paths.end()) return paths;
+  Status Prepare(const std::vector<std::string>& paths) {
+    if (std::find(paths.begin(), paths.end(), "-") == paths.end()) return OkStatus();
+    used_ = true;
+    struct stat st;
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) return Rewind();
     const char* tmp = std::getenv("TMPDIR");
     std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/rp-clocksync.XXXXXX";
     const int fd = ::mkstemp(path.data());
     if (fd < 0) return InputError("cannot create a spool file for stdin: " + std::string(std::strerror(errno)));
-    path_ = path;
+    ::unlink(path.c_str());  // gone with the process
     char buf[1 << 16];
     for (;;) {
       const ssize_t got = ::read(STDIN_FILENO, buf, sizeof buf);
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) return InputError(std::string("cannot read stdin: ") + std::strerror(errno));
       if (got == 0) break;
-      if (::write(fd, buf, got) != got) return InputError(path_ + ": cannot write the spool file");
+      if (::write(fd, buf, got) != got) return InputError("cannot spool stdin to " + path + ": " + std::strerror(errno));
     }
+    if (::dup2(fd, STDIN_FILENO) < 0) return InputError(std::string("cannot spool stdin: ") + std::strerror(errno));
     ::close(fd);
-    for (std::string& p : paths) {
-      if (p == "-") p = path_;
+    return Rewind();
+  }
+  Status Rewind() {
+    if (used_ && ::lseek(STDIN_FILENO, 0, SEEK_SET) < 0) {
+      return InputError(std::string("cannot rewind stdin: ") + std::strerror(errno));
     }
-    return paths;
+    return OkStatus();
   }
 
  private:
-  std::string path_;
+  bool used_ = false;
 };
 
 // Pass 1 of --method gaps: every rank's exits of global synchronizations.
@@ -145,14 +153,15 @@ std::string Ns(int64_t ns) {
 std::vector<std::string> Methods() { return {"auto", "pingpong", "gaps", "identity"}; }
 
 Status Run(const cli::IoOptions& io, const Options& options) {
-  Spool spool;
-  std::vector<std::string> paths = cli::InputPaths(io);
+  const std::vector<std::string> paths = cli::InputPaths(io);
   const trace::ReaderOptions reader_options = cli::ReaderOptionsFor(io);
 
   std::vector<std::vector<clock::SyncExit>> exits;
   if (options.method == "gaps") {
-    RP_ASSIGN_OR_RETURN(paths, spool.Seekable(paths));
+    RewindableStdin in;
+    RP_RETURN_IF_ERROR(in.Prepare(paths));
     RP_ASSIGN_OR_RETURN(exits, CollectExits(paths, io));
+    RP_RETURN_IF_ERROR(in.Rewind());
   }
 
   trace::InputSet input(paths, reader_options);
@@ -227,6 +236,24 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     }
   }
 
+  // A clock that runs 1% off rank 0's is no quartz clock: the
+  // measurements are too close together (noise over a short run) or wrong.
+  // Its offset is kept, without drift, which could map times anywhere.
+  constexpr double kMostDrift = 0.01;
+  int64_t steep = 0, first_steep = -1;
+  for (int64_t r = 0; r < ranks; ++r) {
+    LinearClock& c = summary[r].clock;
+    if (!(std::abs(c.drift) <= kMostDrift)) {
+      if (steep++ == 0) first_steep = r;
+      spdlog::debug("rank {}: drift {:.0f} ppm dropped", r, c.drift * 1e6);
+      c.drift = 0;
+    }
+  }
+  if (steep > 0) {
+    spdlog::warn("{} rank(s) (first: rank {}) have clock measurements implying a drift beyond {:.0f} ppm: "
+                 "only their offset is used", steep, first_steep, kMostDrift * 1e6);
+  }
+
   // Header and dictionaries.
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
   RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-clocksync ") + kVersion, writer.get(),
@@ -241,8 +268,9 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   const auto level = options.report ? spdlog::level::info : spdlog::level::debug;
   const bool count_violations = spdlog::should_log(level);
   clock::Violations mapped_violations, final_violations;
-  int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved = 0, mismatched = 0, cycles = 0;
+  int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved = 0, mismatched = 0, incomplete = 0, cycles = 0;
   int64_t unknown_rank_events = 0, first_unknown_rank = -1;  // of ranks no record names
+  int64_t earliest = INT64_MAX, latest = INT64_MIN;          // mapped times, over the run
   std::vector<std::string> examples;
   std::vector<int64_t> carried_shift(ranks, 0);  // repair shifts go on across windows
   window::Window w;
@@ -265,12 +293,37 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       s.last_t0 = e.t0;
       e.t0 = s.clock.ToGlobal(e.t0);
       e.t1 = std::max(e.t0, s.clock.ToGlobal(e.t1));
+      earliest = std::min(earliest, e.t0);
+      latest = std::max(latest, e.t1);
+    }
+    // Repair takes differences of these times and shifts them: they must
+    // stay within the bound the reader holds inputs to (window.h).
+    if (!w.events.empty() && (!window::TimeInRange(earliest) || !window::TimeInRange(latest) ||
+                              static_cast<uint64_t>(latest) - static_cast<uint64_t>(earliest) >=
+                                  static_cast<uint64_t>(window::kMostTime))) {
+      // The rank whose time lies farthest from rank 0's zero names the clock.
+      const window::Event* far = nullptr;
+      for (const window::Event& e : w.events) {
+        if (e.rank < 0 || e.rank >= ranks) continue;  // not mapped
+        if (far == nullptr || std::max(std::abs(static_cast<double>(e.t0)), std::abs(static_cast<double>(e.t1))) >
+            std::max(std::abs(static_cast<double>(far->t0)), std::abs(static_cast<double>(far->t1)))) {
+          far = &e;
+        }
+      }
+      const LinearClock& c = summary[far->rank].clock;
+      return InputError("times mapped onto rank 0's clock span " + std::to_string(earliest) + ".." +
+                        std::to_string(latest) + " ns, more than 2^62 ns (146 years): rank " +
+                        std::to_string(far->rank) + " seq " + std::to_string(far->seq) + " maps to " +
+                        std::to_string(far->t0) + " with offset " + std::to_string(c.offset) + " ns and drift " +
+                        std::to_string(c.drift * 1e6) + " ppm; its clock records are wrong (--method identity "
+                        "ignores them)");
     }
     const match::Matching matching = match::Match(w, dict);
     unmatched_sends += matching.unmatched_sends;
     unmatched_receives += matching.unmatched_receives;
     unresolved += matching.unresolved_receives;
     mismatched += matching.mismatched_collectives;
+    incomplete += matching.incomplete_collectives;
     for (const std::string& example : matching.examples) {
       if (examples.size() < 5) examples.push_back(example);
     }
@@ -353,7 +406,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     if (summary[r].seen) continue;
     if (silent++ == 0) first_silent = r;
   }
-  if (silent > 0) {
+  if (silent > 0 && silent < ranks) {
     spdlog::warn("{} of the {} ranks have no mpi record (first: rank {}): missing from the trace", silent, ranks,
                  first_silent);
   }
@@ -369,6 +422,11 @@ Status Run(const cli::IoOptions& io, const Options& options) {
                  unmatched_sends, unmatched_receives, unresolved, examples.empty() ? "-" : examples.front());
   }
   if (mismatched > 0) spdlog::warn("{} collective instance member(s) called a different function", mismatched);
+  if (incomplete > 0) {
+    spdlog::warn("{} collective instance(s) have fewer or more members than their communicator (a rank is "
+                 "missing, or skipped a call): later calls on that communicator may be paired wrongly",
+                 incomplete);
+  }
   if (cycles > 0) {
     spdlog::warn("{} dependency cycle(s) broken: the trace's messages or collectives contradict each other", cycles);
   }
@@ -376,6 +434,11 @@ Status Run(const cli::IoOptions& io, const Options& options) {
               mapped_violations.messages, mapped_violations.collectives, Ns(mapped_violations.worst));
   spdlog::log(level, "violations after repair: {} message(s), {} collective exit(s), worst {}",
               final_violations.messages, final_violations.collectives, Ns(final_violations.worst));
+  if (silent == ranks && unknown_rank_events == 0) {
+    // Like rp-phases and rp-cpath: exit 1, the stream (header, dictionaries,
+    // clock records) written all the same.
+    return NothingError("the trace has no mpi records: no times to put on one clock");
+  }
   if (options.report) {
     for (int64_t r = 0; r < ranks; ++r) {
       const RankSummary& s = summary[r];

@@ -53,6 +53,11 @@ struct Matching {
   int64_t unresolved_receives = 0;  // source or tag unknown: a wildcard receive
                                     // never completed, or fields missing
   int64_t mismatched_collectives = 0;  // members calling different functions
+  // Instances with fewer or more members than their communicator has (a
+  // rank missing, or one that skipped a call: later instances on that
+  // communicator then pair the wrong calls). Counted where the size is
+  // known: the world, and comms a comm record lists.
+  int64_t incomplete_collectives = 0;
   std::vector<std::string> examples;   // the first few, for messages
 };
 

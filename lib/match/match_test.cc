@@ -161,6 +161,22 @@ TEST(Match, CollectiveInstancesInCommunicatorOrder) {
     EXPECT_EQ(exit.rank, static_cast<int32_t>(i));
     EXPECT_EQ(std::string(mpi::kFunctions[exit.fn].name), "MPI_Wait");
   }
+  EXPECT_EQ(m.incomplete_collectives, 0);
+  EXPECT_EQ(m.mismatched_collectives, 0);
+}
+
+TEST(Match, CollectiveInstancesMissingAMemberAreCounted) {
+  // Rank 1's record of the first of two broadcasts on the world is
+  // missing: its second call pairs with the others' first, and the second
+  // instance lacks it. Comm 1 has no record: its size is not known.
+  const std::string bcast = R"(,"root":0)";
+  const auto t = ReadOneWindow(
+      TestHeader(3) + TestMpi(0, 0, "MPI_Bcast", 1, 5, bcast) + TestMpi(2, 0, "MPI_Bcast", 3, 5, bcast) +
+      TestMpi(0, 1, "MPI_Bcast", 6, 9, bcast) + TestMpi(1, 1, "MPI_Bcast", 7, 9, bcast) +
+      TestMpi(2, 1, "MPI_Bcast", 7, 9, bcast) + TestMpi(0, 2, "MPI_Bcast", 10, 11, R"(,"comm":1,"root":0)"));
+  const Matching m = Match(t.window, t.dict);
+  EXPECT_EQ(m.collectives.size(), 3u);
+  EXPECT_EQ(m.incomplete_collectives, 1);
 }
 
 }  // namespace

@@ -16,6 +16,8 @@ void PrefetchForWrite(const void* at, size_t ahead) {
   __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(at) + ahead), 1);
 }
 
+std::string RankSeq(int64_t rank, int64_t seq) { return "rank " + std::to_string(rank) + " seq " + std::to_string(seq); }
+
 }  // namespace
 
 int32_t FunctionIndex(std::string_view name) {
@@ -290,6 +292,13 @@ Status WindowReader::CheckDictionaryRecord() const {
         return out_of_range("rank record field \"rank\"", record_.rank.rank, RankLimit());
       }
       break;
+    case trace::RecordType::kClock:
+      // Clock offsets are added to times: they share their bound.
+      if (record_.clock.has_t() && !TimeInRange(record_.clock.t)) return TimeError("clock", "t", record_.clock.t);
+      if (record_.clock.has_offset() && !TimeInRange(record_.clock.offset)) {
+        return TimeError("clock", "offset", record_.clock.offset);
+      }
+      break;
     case trace::RecordType::kComm:
       for (int64_t member : record_.comm.ranks) {
         if (member < 0 || member >= RankLimit()) {
@@ -302,6 +311,11 @@ Status WindowReader::CheckDictionaryRecord() const {
       break;
   }
   return OkStatus();
+}
+
+Status WindowReader::TimeError(const char* type, const char* field, int64_t value) const {
+  return InputError(input_.where() + ": " + type + " record field \"" + field + "\" = " + std::to_string(value) +
+                    " ns lies beyond +-2^62 ns (146 years): no time difference could be taken");
 }
 
 Status WindowReader::RankError(int64_t rank) const {
@@ -342,11 +356,11 @@ Status WindowReader::BufferRecord() {
       RankState& late = Rank(rank);
       late.given_up = true;
       late.expected = 0;
-      if (hold_.late_ranks++ == 0) hold_.first_late_rank = rank;
+      if (report_.late_ranks++ == 0) report_.first_late_rank = rank;
     }
     RankState& state = Rank(rank);
     state.last_read = records_read_;
-    hold_.late_records += state.given_up;
+    report_.late_records += state.given_up;
     level = state.syncs;
   }
   Bucket& bucket = BucketOf(level);
@@ -372,6 +386,12 @@ Status WindowReader::BufferRecord() {
     // Filled in place, every field once: a copy from the stack would load
     // 16 bytes at a time what ToEvent stored field by field, which the
     // store buffer cannot forward (a stall per load).
+    if (!TimeInRange(m.t0) || !TimeInRange(m.t1)) [[unlikely]] {
+      return TimeError("mpi", TimeInRange(m.t0) ? "t1" : "t0", TimeInRange(m.t0) ? m.t1 : m.t0);
+    }
+    if (m.t1 < m.t0) [[unlikely]] {
+      if (report_.ends_before_start++ == 0) report_.first_end_before_start = RankSeq(m.rank, m.seq);
+    }
     const int32_t fn = FunctionIndex(m.fn);
     Event& e = pending.events.emplace_back(Event::kUnset);
     if (!ToEvent(m, fn, &pending.ids, &pending.resolved, &e)) return WideFieldError();
@@ -394,6 +414,7 @@ Status WindowReader::BufferRecord() {
     }
     if (held_fewest && (!Delivering(rank) || rank.syncs != fewest_) && --at_fewest_ == 0) recount_ = true;
   } else if (record_.type == trace::RecordType::kSample) {
+    if (!TimeInRange(record_.sample.t)) return TimeError("sample", "t", record_.sample.t);
     b.rank = static_cast<int32_t>(record_.sample.rank);
     b.time = record_.sample.t;
     b.present = record_.sample.present;
@@ -595,7 +616,10 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
       unsorted.resize(rank + 1, false);
     }
     window->by_rank[rank].push_back(static_cast<uint32_t>(i));
-    if (e.seq < last_seq[rank]) unsorted[rank] = true;
+    if (e.seq <= last_seq[rank]) [[unlikely]] {
+      if (e.seq == last_seq[rank]) CountDuplicateSeq(e);
+      else unsorted[rank] = true;
+    }
     last_seq[rank] = e.seq;
   }
   for (size_t rank = 0; rank < window->by_rank.size(); ++rank) {
@@ -603,7 +627,16 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
     std::vector<uint32_t>& indices = window->by_rank[rank];
     std::stable_sort(indices.begin(), indices.end(),
                      [&](uint32_t a, uint32_t b) { return window->events[a].seq < window->events[b].seq; });
+    // The pass above saw only the neighbours in input order.
+    for (size_t k = 1; k < indices.size(); ++k) {
+      const Event& e = window->events[indices[k]];
+      if (e.seq == window->events[indices[k - 1]].seq) CountDuplicateSeq(e);
+    }
   }
+}
+
+void WindowReader::CountDuplicateSeq(const Event& e) {
+  if (report_.duplicate_seqs++ == 0) report_.first_duplicate_seq = RankSeq(e.rank, e.seq);
 }
 
 void WindowReader::GiveUpSilentRanks() {
@@ -616,12 +649,20 @@ void WindowReader::GiveUpSilentRanks() {
     r.given_up = true;
     r.expected = r.seen;  // delivered all it will: Clean() takes what it left as final
     recount_ = true;
-    if (hold_.given_up++ == 0) hold_.first_given_up = static_cast<int64_t>(i);
+    if (report_.given_up++ == 0) report_.first_given_up = static_cast<int64_t>(i);
   }
 }
 
-std::vector<std::string> HoldReport::Warnings(int64_t hold_limit) const {
+std::vector<std::string> InputReport::Warnings(int64_t hold_limit) const {
   std::vector<std::string> out;
+  if (ends_before_start > 0) {
+    out.push_back(std::to_string(ends_before_start) + " mpi record(s) end before they start (t1 < t0; first: " +
+                  first_end_before_start + ")");
+  }
+  if (duplicate_seqs > 0) {
+    out.push_back(std::to_string(duplicate_seqs) + " mpi record(s) repeat the seq of another of their rank (first: " +
+                  first_duplicate_seq + "): the stream holds a rank twice, or is corrupt");
+  }
   if (given_up > 0) {
     out.push_back(std::to_string(given_up) + " rank(s) (first: rank " + std::to_string(first_given_up) +
                   ") sent no record for " + std::to_string(hold_limit) +

@@ -89,13 +89,18 @@ struct Dictionary {
   bool SpansWorld(int64_t comm) const;
 };
 
-// What the reader did about ranks that held windows open (HoldReport()).
-struct HoldReport {
+// What the reader found wrong with the stream without stopping, and what
+// it did about ranks that held windows open (WindowReader::input_report()).
+struct InputReport {
   int64_t given_up = 0;        // ranks taken as finished, silent for the hold limit
   int64_t first_given_up = -1;
   int64_t late_ranks = 0;      // ranks first seen after a window had ended
   int64_t first_late_rank = -1;
   int64_t late_records = 0;    // records of those ranks, put in the window being read
+  int64_t ends_before_start = 0;  // mpi records with t1 < t0
+  int64_t duplicate_seqs = 0;     // mpi records whose rank has another with their seq in the window
+  // The first of each of the two above: "rank R seq S".
+  std::string first_end_before_start, first_duplicate_seq;
   // Warnings for stderr, none when nothing happened.
   std::vector<std::string> Warnings(int64_t hold_limit) const;
 };
@@ -107,6 +112,14 @@ inline constexpr int64_t kDefaultHoldLimit = int64_t{1} << 22;
 // The most ranks a stream may claim: more than any MPI run yet (the largest
 // have a few million), few enough that an array per rank fits in memory.
 inline constexpr int64_t kMostRanks = int64_t{1} << 24;
+
+// Times (ns) lie within +-2^62 (146 years either side of their zero), so
+// that no stage's difference of two times, or shift of one by another,
+// overflows; the reader rejects mpi and sample records with others.
+inline constexpr int64_t kMostTime = int64_t{1} << 62;
+inline bool TimeInRange(int64_t t) {  // one comparison, no overflow
+  return static_cast<uint64_t>(t) + uint64_t{kMostTime} < 2 * uint64_t{kMostTime};
+}
 
 // Where a window may end.
 enum class Boundaries {
@@ -137,10 +150,10 @@ class WindowReader {
   // later record in memory: its records are missing (a lost file, a
   // producer that names ranks it never traced) or come much later (a trace
   // sorted by rank). After that many records it is taken as finished, so
-  // that memory stays bounded, and reported (hold_report()).
+  // that memory stays bounded, and reported (input_report()).
   void set_hold_limit(int64_t records) { hold_limit_ = std::max<int64_t>(records, 1); }
   int64_t hold_limit() const { return hold_limit_; }
-  const HoldReport& hold_report() const { return hold_; }
+  const InputReport& input_report() const { return report_; }
 
   // Records read so far, for progress lines.
   int64_t records_read() const { return records_read_; }
@@ -185,8 +198,10 @@ class WindowReader {
   // Header, rank and comm records size per-rank arrays: their ranks must
   // lie within a run's size (an error naming the record otherwise).
   Status CheckDictionaryRecord() const;
+  Status TimeError(const char* type, const char* field, int64_t value) const;  // for record_
   Status WideFieldError() const;         // for record_, when ToEvent found a field too wide
   Status BufferRecord();
+  void CountDuplicateSeq(const Event& e);
   // Gives up ranks silent for the hold limit that hold the next boundary.
   void GiveUpSilentRanks();
   // Records read but not yet in a window, by level (WindowRecord::level),
@@ -240,7 +255,7 @@ class WindowReader {
   bool recount_ = true;
   int64_t hold_limit_ = kDefaultHoldLimit;
   int64_t next_hold_check_ = 0;  // records_read_ at which to look for silent ranks
-  HoldReport hold_;
+  InputReport report_;
   int64_t next_boundary_ = 1;  // the synchronization instance that may end the window
   int64_t window_index_ = 0;
 };

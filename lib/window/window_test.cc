@@ -43,7 +43,7 @@ struct TraceReader {
 // With `hold`, the reader's hold limit; `report` receives its hold report.
 std::vector<std::vector<std::string>> Windows(const std::string& text,
                                               Boundaries boundaries = Boundaries::kClean,
-                                              int64_t hold = kDefaultHoldLimit, HoldReport* report = nullptr) {
+                                              int64_t hold = kDefaultHoldLimit, InputReport* report = nullptr) {
   TraceReader trace("window.ndjson", text, boundaries);
   WindowReader& reader = trace.reader;
   reader.set_hold_limit(hold);
@@ -99,7 +99,7 @@ std::vector<std::vector<std::string>> Windows(const std::string& text,
     out.push_back(lines);
     EXPECT_EQ(w.index, static_cast<int64_t>(out.size()) - 1);
   }
-  if (report != nullptr) *report = reader.hold_report();
+  if (report != nullptr) *report = reader.input_report();
   return out;
 }
 
@@ -318,7 +318,7 @@ TEST(Window, RanksSilentForTheHoldLimitAreGivenUp) {
   for (int i = 1; i < 20; ++i) {
     text += Mpi(0, i, "MPI_Barrier", 10 * i, 10 * i + 5) + Mpi(1, i, "MPI_Barrier", 10 * i + 1, 10 * i + 5);
   }
-  HoldReport report;
+  InputReport report;
   auto w = Windows(text, Boundaries::kClean, kDefaultHoldLimit, &report);
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[1].size(), 38u);  // everything after the first barrier, held to the end
@@ -353,7 +353,7 @@ TEST(Window, RanksNamedByCommRecordsHoldBoundaries) {
                              Mpi(0, 2, "MPI_Barrier", 7, 9) + Mpi(1, 0, "MPI_Init", 1, 3) +
                              Mpi(1, 1, "MPI_Barrier", 5, 6) + Mpi(1, 2, "MPI_Barrier", 8, 9);
   // The comm record names rank 1: windows wait for it.
-  HoldReport report;
+  InputReport report;
   auto w = Windows(header + comm + events, Boundaries::kClean, kDefaultHoldLimit, &report);
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].size(), 4u);  // MPI_Init and the first barrier of both ranks
