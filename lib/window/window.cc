@@ -645,7 +645,9 @@ void WindowReader::GiveUpSilentRanks() {
   if (most_ < next_boundary_ || Reached() >= next_boundary_) return;  // no boundary is held
   for (size_t i = 0; i < ranks_.size(); ++i) {
     RankState& r = ranks_[i];
-    if (!Delivering(r) || r.syncs >= next_boundary_ || records_read_ - r.last_read < hold_limit_) continue;
+    // A rank whose rank record counts its events will deliver them: it is
+    // late (clocks far apart), not lost, and waiting for it is right.
+    if (r.expected >= 0 || r.syncs >= next_boundary_ || records_read_ - r.last_read < hold_limit_) continue;
     r.given_up = true;
     r.expected = r.seen;  // delivered all it will: Clean() takes what it left as final
     recount_ = true;

@@ -106,8 +106,8 @@ struct InputReport {
 };
 
 // How many records a rank may stay silent while it holds a window open,
-// by default: ~1 GB of buffered records (WindowReader::set_hold_limit).
-inline constexpr int64_t kDefaultHoldLimit = int64_t{1} << 22;
+// by default (WindowReader::set_hold_limit): ~400 MB of buffered records.
+inline constexpr int64_t kDefaultHoldLimit = int64_t{1} << 20;
 
 // The most ranks a stream may claim: more than any MPI run yet (the largest
 // have a few million), few enough that an array per rank fits in memory.
@@ -150,7 +150,8 @@ class WindowReader {
   // later record in memory: its records are missing (a lost file, a
   // producer that names ranks it never traced) or come much later (a trace
   // sorted by rank). After that many records it is taken as finished, so
-  // that memory stays bounded, and reported (input_report()).
+  // that memory stays bounded, and reported (input_report()). Ranks whose
+  // rank record gives their `events` are waited for: they will come.
   void set_hold_limit(int64_t records) { hold_limit_ = std::max<int64_t>(records, 1); }
   int64_t hold_limit() const { return hold_limit_; }
   const InputReport& input_report() const { return report_; }

@@ -334,6 +334,12 @@ TEST(Window, RanksSilentForTheHoldLimitAreGivenUp) {
   EXPECT_EQ(report.first_given_up, 2);
   EXPECT_EQ(report.late_records, 0);
   EXPECT_EQ(report.Warnings(4).size(), 1u);
+  // A rank record that counts rank 2's events says they will come: the
+  // reader waits for them, whatever the limit.
+  const std::string counted = R"({"type":"rank","rank":2,"events":5})" "\n";
+  w = Windows(Header(3) + counted + text.substr(Header(3).size()), Boundaries::kClean, 4, &report);
+  EXPECT_EQ(w.size(), 2u);
+  EXPECT_EQ(report.given_up, 0);
   // Its records, when they come at last, go into the window being read.
   const std::string late = Mpi(2, 1, "MPI_Barrier", 12, 15);
   w = Windows(text + late, Boundaries::kClean, 4, &report);
