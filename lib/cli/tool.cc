@@ -75,8 +75,8 @@ void Tool::AddInputs(IoOptions* io) {
 
 void Tool::AddHold(IoOptions* io) {
   app_.add_option("--hold", io->hold,
-                  "records a rank may send nothing while it holds a window open; then it is taken as finished "
-                  "(memory stays bounded when a rank's records are missing)")
+                  "records a rank with no events count may send nothing while it holds a window open; then it is "
+                  "taken as finished (memory stays bounded when a rank's records are missing)")
       ->type_name("N")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
