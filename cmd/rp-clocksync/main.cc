@@ -1,4 +1,7 @@
 // rp-clocksync: one global clock without causality violations.
+#include <cmath>
+#include <cstdlib>
+
 #include "lib/cli/tool.h"
 #include "lib/clocksync/clocksync.h"
 
@@ -20,6 +23,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(int64_t{0}, int64_t{1'000'000'000}));
   app.add_flag("!--no-amortize", options.amortize, "keep repair jumps, do not spread them over the time before");
   app.add_option("--max-slope", options.max_slope, "amortisation: how much faster a repaired clock may run")
+      ->check(CLI::Validator(
+          [](std::string& v) { return std::isnan(std::strtod(v.c_str(), nullptr)) ? "not a number: " + v : ""; },
+          "", "a number"))
       ->check(CLI::Range(1e-6, 1.0));
   app.add_option("--gaps-tolerance", options.gaps_tolerance,
                  "gaps: ns a synchronization's exit gap may stray from the fitted line")

@@ -367,8 +367,9 @@ RepairResult Repair(window::Window* window, const Constraints& constraints, cons
       size_t stop = 0;
       for (const Jump& jump : jumps[r]) {
         const int64_t end = jump.at;  // the ramp reaches the full jump here
-        // Times lie within +-2^62 (window.h): a longer ramp starts before any.
-        const double length = std::min(std::ceil(static_cast<double>(jump.delta) / options.max_slope), 0x1p62);
+        // rp-clocksync holds a run's times to a span of 2^61: a longer ramp
+        // starts before any, and x - start below stays within 2^63.
+        const double length = std::min(std::ceil(static_cast<double>(jump.delta) / options.max_slope), 0x1p61);
         const int64_t start = end - static_cast<int64_t>(length);
         const size_t first = stop;
         stop = jump.position + 1;

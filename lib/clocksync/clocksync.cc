@@ -152,6 +152,9 @@ std::string Ns(int64_t ns) {
 
 std::vector<std::string> Methods() { return {"auto", "pingpong", "gaps", "identity"}; }
 
+// The most mapped times may span (see the check in Run).
+constexpr int64_t kMostSpan = int64_t{1} << 61;
+
 Status Run(const cli::IoOptions& io, const Options& options) {
   const std::vector<std::string> paths = cli::InputPaths(io);
   const trace::ReaderOptions reader_options = cli::ReaderOptionsFor(io);
@@ -174,30 +177,41 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   // has checked the first two.
   int64_t ranks = std::max<int64_t>(dict.ranks, 1);
   int64_t bad_clock_ranks = 0;
-  for (const trace::Record& r : dict.prelude) {
-    if (r.type == trace::RecordType::kRank) ranks = std::max(ranks, r.rank.rank + 1);
-    if (r.type == trace::RecordType::kComm) {
-      for (int64_t member : r.comm.ranks) ranks = std::max(ranks, member + 1);
-    }
-    if (r.type == trace::RecordType::kClock) {
-      if (r.clock.rank >= 0 && r.clock.rank < window::kMostRanks) ranks = std::max(ranks, r.clock.rank + 1);
-      else ++bad_clock_ranks;
-    }
+  for (const trace::RankRecord& r : dict.rank_records) ranks = std::max(ranks, r.rank + 1);
+  for (const auto& [id, members] : dict.comm_ranks) {
+    for (int64_t member : members) ranks = std::max(ranks, member + 1);
+  }
+  // Clock records name ranks within the header's count (or, without one,
+  // a run's size: the window reader's bound for rank records).
+  const int64_t clock_rank_limit = dict.ranks > 0 ? dict.ranks : int64_t{1} << 20;
+  for (const trace::ClockRecord& c : dict.clocks) {
+    if (c.rank >= 0 && c.rank < clock_rank_limit) ranks = std::max(ranks, c.rank + 1);
+    else ++bad_clock_ranks;
   }
   if (bad_clock_ranks > 0) {
-    spdlog::warn("{} clock record(s) name a rank outside 0..{}: not used", bad_clock_ranks, window::kMostRanks - 1);
+    spdlog::warn("{} clock record(s) name a rank outside 0..{}: not used", bad_clock_ranks, clock_rank_limit - 1);
   }
   std::vector<RankSummary> summary(ranks);
 
   // 1. The line of each rank.
   std::vector<std::vector<clock::OffsetMeasurement>> pingpong(ranks);
-  for (const trace::Record& r : dict.prelude) {
-    if (r.type != trace::RecordType::kClock || r.clock.method != "pingpong") continue;
-    if (r.clock.rank < 0 || r.clock.rank >= ranks || !r.clock.has_t() || !r.clock.has_offset()) continue;
-    pingpong[r.clock.rank].push_back({r.clock.t, r.clock.offset});
+  for (const trace::ClockRecord& c : dict.clocks) {
+    if (c.method != "pingpong" || c.rank < 0 || c.rank >= ranks || !c.has_t() || !c.has_offset()) continue;
+    pingpong[c.rank].push_back({c.t, c.offset});
   }
   const bool have_pingpong = std::any_of(pingpong.begin(), pingpong.end(), [](const auto& m) { return !m.empty(); });
   std::string method = options.method;
+  // A stream rp-clocksync wrote already: its clock records hold the local
+  // times the mapping was made for, not these.
+  const bool global = dict.header.has_clock() && dict.header.clock == "global";
+  if (global && method == "auto") {
+    method = "identity";
+    spdlog::info("the trace is on one clock already (header \"clock\":\"global\"): times are not mapped again, "
+                 "only violations repaired");
+  } else if (global && method != "identity") {
+    spdlog::warn("the trace is on one clock already (header \"clock\":\"global\"): --method {} maps it again",
+                 method);
+  }
   if (method == "auto") {
     method = have_pingpong ? "pingpong" : "identity";
     if (!have_pingpong) {
@@ -298,9 +312,11 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     }
     // Repair takes differences of these times and shifts them: they must
     // stay within the bound the reader holds inputs to (window.h).
-    if (!w.events.empty() && (!window::TimeInRange(earliest) || !window::TimeInRange(latest) ||
-                              static_cast<uint64_t>(latest) - static_cast<uint64_t>(earliest) >=
-                                  static_cast<uint64_t>(window::kMostTime))) {
+    // The span is held to 2^61 (73 years): the repair's shifts, up to the
+    // span, then stay within 2^63 however they add up along a chain.
+    if (earliest <= latest && (!window::TimeInRange(earliest) || !window::TimeInRange(latest) ||
+                               static_cast<uint64_t>(latest) - static_cast<uint64_t>(earliest) >=
+                                   static_cast<uint64_t>(kMostSpan))) {
       // The rank whose time lies farthest from rank 0's zero names the clock.
       const window::Event* far = nullptr;
       for (const window::Event& e : w.events) {
@@ -311,12 +327,13 @@ Status Run(const cli::IoOptions& io, const Options& options) {
         }
       }
       const LinearClock& c = summary[far->rank].clock;
-      return InputError("times mapped onto rank 0's clock span " + std::to_string(earliest) + ".." +
-                        std::to_string(latest) + " ns, more than 2^62 ns (146 years): rank " +
-                        std::to_string(far->rank) + " seq " + std::to_string(far->seq) + " maps to " +
-                        std::to_string(far->t0) + " with offset " + std::to_string(c.offset) + " ns and drift " +
-                        std::to_string(c.drift * 1e6) + " ppm; its clock records are wrong (--method identity "
-                        "ignores them)");
+      const std::string span = "times on rank 0's clock span " + std::to_string(earliest) + ".." +
+                               std::to_string(latest) + " ns, more than 2^61 ns (73 years): rank " +
+                               std::to_string(far->rank) + " seq " + std::to_string(far->seq);
+      if (c.identity()) return InputError(span + " is at " + std::to_string(far->t0) + " on its own clock");
+      return InputError(span + " maps to " + std::to_string(far->t0) + " with offset " + std::to_string(c.offset) +
+                        " ns and drift " + std::to_string(c.drift * 1e6) +
+                        " ppm; its clock records are wrong (--method identity ignores them)");
     }
     const match::Matching matching = match::Match(w, dict);
     unmatched_sends += matching.unmatched_sends;

@@ -243,10 +243,10 @@ class Analysis {
   Analysis(const Options& options, const window::Dictionary& dict, trace::Writer* writer)
       : options_(options), dict_(dict), out_(writer) {
     std::set<std::string> hosts;
-    for (const trace::Record& r : dict.prelude) {
-      if (r.type == trace::RecordType::kSite) sites_[r.site.id] = r.site;
-      if (r.type == trace::RecordType::kRank && r.rank.has_complete() && !r.rank.complete) ++problems_.incomplete_ranks;
-      if (r.type == trace::RecordType::kRank && r.rank.has_host()) hosts.insert(r.rank.host);
+    for (const trace::SiteRecord& site : dict.sites) sites_[site.id] = site;
+    for (const trace::RankRecord& r : dict.rank_records) {
+      if (r.has_complete() && !r.complete) ++problems_.incomplete_ranks;
+      if (r.has_host()) hosts.insert(r.host);
     }
     hosts_ = hosts.size();
   }

@@ -70,6 +70,7 @@ namespace {
 Status WriteTagged(const window::Window& w, const std::vector<size_t>& records, int64_t id, trace::Writer* writer) {
   for (size_t i : records) {
     const window::WindowRecord& r = w.records[i];
+    if (r.type == trace::RecordType::kPhase) continue;  // an earlier rp-phases': replaced
     if (r.type != trace::RecordType::kMpi && r.type != trace::RecordType::kSample) {
       RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
       continue;
@@ -104,7 +105,9 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
-  RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-phases ") + kVersion, writer.get()));
+  // Phase records of an earlier rp-phases are replaced by this run's.
+  RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-phases ") + kVersion, writer.get(), nullptr, false,
+                                          trace::RecordType::kPhase));
 
   std::unordered_map<std::string, int64_t> clusters;  // signature -> cluster id
   std::vector<int64_t> iterations;                    // by cluster

@@ -56,6 +56,31 @@ size_t SkipValue(std::string_view s, size_t i) {
   return i;
 }
 
+// A key as JSON means it: escapes (\u0031 for "1") replaced, into *buffer.
+// Valid JSON is assumed (the reader checked the line). Rare: producers
+// write keys plainly; only keys with a backslash come here.
+std::string_view Unescaped(std::string_view key, std::string* buffer) {
+  buffer->clear();
+  auto hex = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+  for (size_t i = 0; i < key.size(); ++i) {
+    if (key[i] != '\\' || i + 1 >= key.size()) {
+      buffer->push_back(key[i]);
+      continue;
+    }
+    const char e = key[++i];
+    if (e != 'u' || i + 4 >= key.size()) {
+      buffer->push_back(e == 'b' ? '\b' : e == 'f' ? '\f' : e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e);
+      continue;
+    }
+    const unsigned code = (hex(key[i + 1]) << 12) | (hex(key[i + 2]) << 8) | (hex(key[i + 3]) << 4) | hex(key[i + 4]);
+    i += 4;
+    // Schema keys are ASCII: any other code point cannot match one, and
+    // one byte of it stands for it well enough.
+    buffer->push_back(code < 0x80 ? static_cast<char>(code) : '\x80');
+  }
+  return *buffer;
+}
+
 int SchemaIndex(RecordType type, std::string_view key) {
   if (SameName(key, "type")) return kType;
   const int index = FieldIndex(type, key);
@@ -192,11 +217,14 @@ char* EditInts(RecordType type, std::string_view line, std::span<const IntEdit> 
   size_t i = first;
   Member m;
   bool any_member = placed == all;  // appends follow a member
+  std::string unescaped;
   while (placed != all && NextMember(line, &i, &m)) {
     any_member = true;
+    const std::string_view key =
+        m.key.find('\\') == std::string_view::npos ? m.key : Unescaped(m.key, &unescaped);
     for (size_t e = 0; e < n; ++e) {
       // A repeated key: the first counts.
-      if (((placed >> e) & 1) || !SameName(m.key, edits[e].name)) continue;
+      if (((placed >> e) & 1) || !SameName(key, edits[e].name)) continue;
       splices[e] = {m.value_begin, m.value_end, 0, &edits[e], false, false};
       placed |= uint64_t{1} << e;
     }

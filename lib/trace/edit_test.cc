@@ -90,6 +90,10 @@ TEST(EditInts, ToleratesOtherLayouts) {
             "\n");
   const std::string empty_object = R"({ })";
   EXPECT_EQ(Edit(RecordType::kMpi, empty_object, {{"t0", 1}, {"t1", 2}}), R"({ "t0":1,"t1":2})" "\n");
+  // Keys spelled with escapes are the keys they mean: replaced, not added.
+  const std::string escaped = R"({"type":"mpi","rank":0,"t\u0030":1,"t\u0031":2,"ph\u0061se":3})";
+  EXPECT_EQ(Edit(RecordType::kMpi, escaped, {{"t0", 5}, {"t1", 6}, {"phase", 7}}),
+            R"({"type":"mpi","rank":0,"t\u0030":5,"t\u0031":6,"ph\u0061se":7})" "\n");
 }
 
 // A field the caller marks absent is appended after the last member, found

@@ -87,14 +87,15 @@ void Window::Clear() {
 }
 
 Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
-                    const std::function<void(trace::HeaderRecord&)>& amend, bool header_only) {
-  for (size_t i = 0; i < dict.prelude.size(); ++i) {
-    if (dict.prelude[i].type == trace::RecordType::kHeader) {
-      trace::HeaderRecord header = dict.prelude[i].header;
+                    const std::function<void(trace::HeaderRecord&)>& amend, bool header_only,
+                    std::optional<trace::RecordType> replaced) {
+  for (size_t i = 0; i < dict.prelude_types.size(); ++i) {
+    if (dict.prelude_types[i] == trace::RecordType::kHeader) {
+      trace::HeaderRecord header = dict.header;
       header.mutable_producer().push_back(tool);
       if (amend) amend(header);
       RP_RETURN_IF_ERROR(out->Write(header));
-    } else if (!header_only) {
+    } else if (!header_only && dict.prelude_types[i] != replaced) {
       RP_RETURN_IF_ERROR(out->WriteRaw(dict.prelude_lines[i]));
     }
   }
@@ -123,13 +124,12 @@ Status WindowReader::Start() {
       // come later in the stream). Rank records say how many events each
       // will deliver.
       if (dict_.ranks > 0) ranks_.resize(dict_.ranks);
-      for (const trace::Record& r : dict_.prelude) {
-        if (r.type == trace::RecordType::kRank) {
-          RankState& rank = Rank(r.rank.rank);
-          if (r.rank.has_events()) rank.expected = r.rank.events;
-        } else if (r.type == trace::RecordType::kComm) {
-          for (int64_t member : r.comm.ranks) Rank(member);
-        }
+      for (const trace::RankRecord& r : dict_.rank_records) {
+        RankState& rank = Rank(r.rank);
+        if (r.has_events()) rank.expected = r.events;
+      }
+      for (const auto& [id, members] : dict_.comm_ranks) {
+        for (int64_t member : members) Rank(member);
       }
       return OkStatus();
     }
@@ -140,8 +140,10 @@ Status WindowReader::Start() {
     } else if (record_.type == trace::RecordType::kComm) {
       dict_.comm_ranks[record_.comm.id] = record_.comm.ranks;
     }
-    dict_.prelude.push_back(record_);
-    dict_.prelude.back().line = {};  // the reader's buffer is reused
+    if (record_.type == trace::RecordType::kRank) dict_.rank_records.push_back(record_.rank);
+    if (record_.type == trace::RecordType::kSite) dict_.sites.push_back(record_.site);
+    if (record_.type == trace::RecordType::kClock) dict_.clocks.push_back(record_.clock);
+    dict_.prelude_types.push_back(record_.type);
     dict_.prelude_lines.emplace_back(record_.line);
   }
 }
@@ -208,6 +210,14 @@ void WindowReader::Account(const Event& e, const std::vector<int64_t>& ids, Rank
     case Category::kStartall:
       for (uint32_t i = 0; i < e.started_count; ++i) start(ids[e.started_begin + i]);
       break;
+    case Category::kCancel:
+      // A cancelled receive is posted for a message that never comes (why
+      // programs cancel); were the cancel too late, the message is counted
+      // sent and never received, and windows stay open until --hold.
+      if (e.req != kNoId) {
+        if (Request* r = rank.requests.Find(e.req)) r->receives = false;
+      }
+      break;
     case Category::kRequestFree:
       if (e.req != kNoId) {
         if (Request* r = rank.requests.Find(e.req)) {
@@ -253,7 +263,7 @@ bool WindowReader::Clean(int64_t k) const {
   if (boundaries_ == Boundaries::kEverySync) return true;
   int64_t sent = 0, received = 0;
   for (const RankState& r : ranks_) {
-    if (r.at_base + static_cast<int64_t>(r.at.size()) < k) {
+    if (r.at_base + r.pending() < k) {
       // A rank that delivered all its events without reaching this
       // synchronization (it died): what it left stands.
       if (r.active != 0) return false;
@@ -261,7 +271,7 @@ bool WindowReader::Clean(int64_t k) const {
       received += r.received;
       continue;
     }
-    const RankState::AtSync& at = r.at[k - 1 - r.at_base];
+    const RankState::AtSync& at = r.pending_at(k);
     if (at.active != 0) return false;
     sent += at.sent;
     received += at.received;
@@ -299,14 +309,22 @@ Status WindowReader::CheckDictionaryRecord() const {
         return TimeError("clock", "offset", record_.clock.offset);
       }
       break;
-    case trace::RecordType::kComm:
+    case trace::RecordType::kComm: {
       for (int64_t member : record_.comm.ranks) {
         if (member < 0 || member >= RankLimit()) {
           return out_of_range("comm record " + std::to_string(record_.comm.id) + ": member", member,
                               RankLimit());
         }
       }
+      // A rank is a member once: [0,0,1] would pass for a 3-rank world.
+      std::vector<int64_t> members = record_.comm.ranks;
+      std::sort(members.begin(), members.end());
+      if (auto twice = std::adjacent_find(members.begin(), members.end()); twice != members.end()) {
+        return InputError(input_.where() + ": comm record " + std::to_string(record_.comm.id) + " lists rank " +
+                          std::to_string(*twice) + " twice");
+      }
       break;
+    }
     default:
       break;
   }
@@ -404,6 +422,9 @@ Status WindowReader::BufferRecord() {
     RankState& rank = ranks_[m.rank];
     const bool held_fewest = Delivering(rank) && rank.syncs == fewest_;
     ++rank.seen;
+    if (rank.expected >= 0 && rank.seen > rank.expected && !rank.given_up) [[unlikely]] {
+      if (report_.beyond_count++ == 0) report_.first_beyond_count = RankSeq(m.rank, m.seq);
+    }
     const bool clean_only = boundaries_ == Boundaries::kClean;
     if (clean_only) Account(e, pending.ids, rank);
     if (IsGlobalSync(e)) {
@@ -672,6 +693,17 @@ std::vector<std::string> InputReport::Warnings(int64_t hold_limit) const {
                   "finished so that windows could end (their records are missing, or come much later in a trace "
                   "not in time order; --hold raises the limit)");
   }
+  if (beyond_count > 0) {
+    out.push_back(std::to_string(beyond_count) + " mpi record(s) (first: " + first_beyond_count +
+                  ") come after their rank delivered the events its rank record counts: windows did not wait for "
+                  "them, so their messages and collectives may find no partner");
+  }
+  if (unclean_cuts > 0) {
+    out.push_back(std::to_string(unclean_cuts) + " window(s) (first: at global synchronization " +
+                  std::to_string(first_unclean_cut) + ") ended with requests active or messages in flight, after " +
+                  std::to_string(hold_limit) + " records without a clean synchronization (--hold): messages across "
+                  "those ends find no partner");
+  }
   if (late_ranks > 0) {
     out.push_back(std::to_string(late_ranks) + " rank(s) (first: rank " + std::to_string(first_late_rank) +
                   ") first appeared after windows without them had ended: no header \"ranks\", rank or comm "
@@ -694,11 +726,19 @@ Expected<bool> WindowReader::Next(Window* window) {
       const bool clean = Clean(k);
       // Synchronization k is judged: forget what each rank had at it.
       for (RankState& r : ranks_) {
-        while (!r.at.empty() && r.at_base < k) r.at.pop_front(), ++r.at_base;
+        while (r.pending() > 0 && r.at_base < k) r.PopPending();
       }
       // Levels up to k - 1 are buckets_[first_]: a window, or, when k is not
       // clean, part of one with level k.
-      if (clean) {
+      // A window that cannot end clean (a request that is never completed,
+      // receives posted before each synchronization for messages sent
+      // after it) would grow to the whole run: once it holds the hold
+      // limit's records it ends at the next synchronization anyway, and
+      // messages across that boundary find no partner (reported).
+      const bool forced = !clean && Live() > 0 &&
+                          static_cast<int64_t>(buckets_[first_]->window.records.size()) >= hold_limit_;
+      if (clean || forced) {
+        if (forced && report_.unclean_cuts++ == 0) report_.first_unclean_cut = k;
         Emit(true, window);
         if (!window->records.empty()) return true;
       } else if (Live() > 1) {

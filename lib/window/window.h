@@ -25,9 +25,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -83,8 +83,14 @@ struct Dictionary {
   trace::HeaderRecord header;
   int64_t ranks = 0;
   std::unordered_map<int64_t, std::vector<int64_t>> comm_ranks;  // comm id -> world ranks
-  std::vector<trace::Record> prelude;       // every record before the first event, in order
-  std::vector<std::string> prelude_lines;  // their raw text
+  // Every record before the first event, in order: its type and raw text
+  // (WritePrelude), and the decoded ones stages use, by type. Not whole
+  // trace::Records: one is kilobytes, and a run has a rank record per rank.
+  std::vector<trace::RecordType> prelude_types;
+  std::vector<std::string> prelude_lines;
+  std::vector<trace::RankRecord> rank_records;
+  std::vector<trace::SiteRecord> sites;
+  std::vector<trace::ClockRecord> clocks;
   // Comms that contain every rank of the world.
   bool SpansWorld(int64_t comm) const;
 };
@@ -97,10 +103,13 @@ struct InputReport {
   int64_t late_ranks = 0;      // ranks first seen after a window had ended
   int64_t first_late_rank = -1;
   int64_t late_records = 0;    // records of those ranks, put in the window being read
+  int64_t unclean_cuts = 0;     // windows ended at an unclean synchronization (hold limit)
+  int64_t first_unclean_cut = -1;  // its synchronization instance
+  int64_t beyond_count = 0;       // mpi records beyond their rank record's `events`
   int64_t ends_before_start = 0;  // mpi records with t1 < t0
   int64_t duplicate_seqs = 0;     // mpi records whose rank has another with their seq in the window
-  // The first of each of the two above: "rank R seq S".
-  std::string first_end_before_start, first_duplicate_seq;
+  // The first of each of the three above: "rank R seq S".
+  std::string first_beyond_count, first_end_before_start, first_duplicate_seq;
   // Warnings for stderr, none when nothing happened.
   std::vector<std::string> Warnings(int64_t hold_limit) const;
 };
@@ -152,6 +161,8 @@ class WindowReader {
   // sorted by rank). After that many records it is taken as finished, so
   // that memory stays bounded, and reported (input_report()). Ranks whose
   // rank record gives their `events` are waited for: they will come.
+  // Likewise a window that has held that many records ends at the next
+  // global synchronization even when it is not clean.
   void set_hold_limit(int64_t records) { hold_limit_ = std::max<int64_t>(records, 1); }
   int64_t hold_limit() const { return hold_limit_; }
   const InputReport& input_report() const { return report_; }
@@ -181,11 +192,20 @@ class WindowReader {
     int64_t sent = 0, received = 0;  // messages, cumulative
     // At each global synchronization not yet judged: active requests,
     // messages sent and received (the first is synchronization `at_base` + 1).
+    // A vector from `at_head` on, not a deque: an empty std::deque holds
+    // ~600 bytes, per rank.
     struct AtSync {
       int64_t active, sent, received;
     };
-    std::deque<AtSync> at;
+    std::vector<AtSync> at;
+    size_t at_head = 0;
     int64_t at_base = 0;
+    int64_t pending() const { return static_cast<int64_t>(at.size() - at_head); }
+    const AtSync& pending_at(int64_t k) const { return at[at_head + static_cast<size_t>(k - 1 - at_base)]; }
+    void PopPending() {
+      ++at_base;
+      if (++at_head == at.size()) at.clear(), at_head = 0;
+    }
   };
   // Starts and completes the requests of event e (arrays in `ids`).
   void Account(const Event& e, const std::vector<int64_t>& ids, RankState& rank);
@@ -263,9 +283,11 @@ class WindowReader {
 
 // Starts a stage's output: the stream's header with `tool` ("rp-phases 1.0")
 // appended to its producers and `amend` applied, then every other record
-// before the first event as it was read (unless header_only).
+// before the first event as it was read (unless header_only), except
+// records of type `replaced` (a stage's own, from an earlier run of it).
 Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
-                    const std::function<void(trace::HeaderRecord&)>& amend = nullptr, bool header_only = false);
+                    const std::function<void(trace::HeaderRecord&)>& amend = nullptr, bool header_only = false,
+                    std::optional<trace::RecordType> replaced = std::nullopt);
 
 }  // namespace rp::window
 

@@ -307,6 +307,13 @@ TEST(Window, RanksThatDeliveredAllTheirEventsDoNotHoldBoundaries) {
   EXPECT_EQ(w[2].size(), 2u);
   // Without the rank records nothing says rank 2 is done: one window.
   EXPECT_EQ(Windows(Header(3) + text.substr(Header(3).size() + ranks.size())).size(), 1u);
+  // A count too small is reported: rank 1 has 3 events, not 2.
+  InputReport report;
+  const std::string short_count = R"({"type":"rank","rank":1,"events":2})" "\n";
+  Windows(Header(3) + short_count + text.substr(Header(3).size() + ranks.size()), Boundaries::kClean,
+          kDefaultHoldLimit, &report);
+  EXPECT_EQ(report.beyond_count, 1);
+  EXPECT_EQ(report.first_beyond_count, "rank 1 seq 2");
 }
 
 TEST(Window, RanksSilentForTheHoldLimitAreGivenUp) {
@@ -347,6 +354,42 @@ TEST(Window, RanksSilentForTheHoldLimitAreGivenUp) {
   EXPECT_EQ(w.back(), std::vector<std::string>{Strip(late)});
   EXPECT_EQ(report.late_records, 1);
   EXPECT_EQ(report.Warnings(4).size(), 2u);
+}
+
+TEST(Window, WindowsThatCannotEndCleanEndAtTheHoldLimit) {
+  // Rank 0's Isend is never completed: no barrier after it is clean.
+  std::string text = Header(2) + Mpi(0, 0, "MPI_Isend", 1, 2, R"(,"peer":1,"tag":1,"req":0)") +
+                     Mpi(1, 0, "MPI_Recv", 1, 3, R"(,"peer":0,"tag":1)");
+  for (int i = 1; i <= 6; ++i) {
+    text += Mpi(0, i, "MPI_Barrier", 10 * i, 10 * i + 5) + Mpi(1, i, "MPI_Barrier", 10 * i + 1, 10 * i + 5);
+  }
+  InputReport report;
+  EXPECT_EQ(Windows(text, Boundaries::kClean, kDefaultHoldLimit, &report).size(), 1u);
+  EXPECT_EQ(report.unclean_cuts, 0);
+  // With a limit of 4 records a window ends at the first synchronization
+  // both ranks complete once it holds 4: at barrier 1 (the Isend, the
+  // Recv and both barrier-1 calls), then every 2 barriers; barrier 6 is
+  // the rest of the stream.
+  const auto w = Windows(text, Boundaries::kClean, 4, &report);
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_EQ(w[0].size(), 4u);
+  EXPECT_EQ(w[1].size(), 4u);
+  EXPECT_EQ(w[2].size(), 4u);
+  EXPECT_EQ(w[3].size(), 2u);
+  EXPECT_EQ(report.unclean_cuts, 3);
+  EXPECT_EQ(report.first_unclean_cut, 1);
+  EXPECT_EQ(report.Warnings(4).size(), 1u);
+}
+
+TEST(Window, CancelledReceivesReceiveNothing) {
+  // Rank 1 posts a receive no one sends to, cancels it and waits for it
+  // (as the collector records MPI_Cancel): the barrier after is clean.
+  const std::string text = Header(2) + Mpi(1, 0, "MPI_Irecv", 1, 2, R"(,"peer":0,"tag":9,"req":1)") +
+                           Mpi(1, 1, "MPI_Cancel", 3, 4, R"(,"req":1)") +
+                           Mpi(1, 2, "MPI_Wait", 5, 6, R"(,"completed":[1])") + Mpi(0, 0, "MPI_Barrier", 7, 9) +
+                           Mpi(1, 3, "MPI_Barrier", 8, 9) + Mpi(0, 1, "MPI_Finalize", 10, 11) +
+                           Mpi(1, 4, "MPI_Finalize", 10, 11);
+  EXPECT_EQ(Windows(text).size(), 2u);
 }
 
 TEST(Window, RanksNamedByCommRecordsHoldBoundaries) {
