@@ -114,6 +114,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   int64_t previous_close = INT64_MIN;
   int64_t phases_written = 0;
   int64_t last_written = -1;  // the latest phase id written
+  int64_t events = 0;         // mpi records
   // Functions this version does not know all sign as "?".
   std::vector<uint64_t> function_hash(std::size(mpi::kFunctions) + 1);
   for (size_t fn = 0; fn < std::size(mpi::kFunctions); ++fn) function_hash[fn] = Signature::FunctionHash(mpi::kFunctions[fn].name);
@@ -137,6 +138,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       if (r.event < 0) continue;
       const window::Event& e = w.events[r.event];
       ++p.events;
+      ++events;
       p.first_t0 = std::min(p.first_t0, e.t0);
       p.last_t1 = std::max(p.last_t1, e.t1);
       if (r.global_sync) p.close = std::max(p.close, e.t1);
@@ -175,7 +177,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   RP_RETURN_IF_ERROR(writer->Close());
   cli::WarnAboutWindows(windows);
   spdlog::debug("{} phases in {} clusters", phases_written, clusters.size());
-  if (phases_written == 0) return NothingError("the trace has no events: no phases");
+  // Samples alone make no phase worth the name (exit 1, as the other stages).
+  if (events == 0) return NothingError("the trace has no mpi records: no phases");
   return OkStatus();
 }
 
