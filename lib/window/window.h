@@ -202,9 +202,15 @@ class WindowReader {
     int64_t at_base = 0;
     int64_t pending() const { return static_cast<int64_t>(at.size() - at_head); }
     const AtSync& pending_at(int64_t k) const { return at[at_head + static_cast<size_t>(k - 1 - at_base)]; }
-    void PopPending() {
+    void PopPending() {  // amortised O(1); the vector does not grow with the run
       ++at_base;
-      if (++at_head == at.size()) at.clear(), at_head = 0;
+      if (++at_head == at.size()) {
+        at.clear();
+        at_head = 0;
+      } else if (at_head >= 16 && 2 * at_head >= at.size()) {
+        at.erase(at.begin(), at.begin() + static_cast<ptrdiff_t>(at_head));
+        at_head = 0;
+      }
     }
   };
   // Starts and completes the requests of event e (arrays in `ids`).
