@@ -378,7 +378,7 @@ Status WindowReader::BufferRecord() {
     }
     RankState& state = Rank(rank);
     state.last_read = records_read_;
-    report_.late_records += state.given_up;
+    if (state.given_up) [[unlikely]] ++report_.late_records;
     level = state.syncs;
   }
   Bucket& bucket = BucketOf(level);
@@ -404,10 +404,11 @@ Status WindowReader::BufferRecord() {
     // Filled in place, every field once: a copy from the stack would load
     // 16 bytes at a time what ToEvent stored field by field, which the
     // store buffer cannot forward (a stall per load).
-    if (!TimeInRange(m.t0) || !TimeInRange(m.t1)) [[unlikely]] {
-      return TimeError("mpi", TimeInRange(m.t0) ? "t1" : "t0", TimeInRange(m.t0) ? m.t1 : m.t0);
-    }
-    if (m.t1 < m.t0) [[unlikely]] {
+    // One branch for the three checks of the times (bitwise: no early exits).
+    if (!TimeInRange(m.t0) | !TimeInRange(m.t1) | (m.t1 < m.t0)) [[unlikely]] {
+      if (!TimeInRange(m.t0) || !TimeInRange(m.t1)) {
+        return TimeError("mpi", TimeInRange(m.t0) ? "t1" : "t0", TimeInRange(m.t0) ? m.t1 : m.t0);
+      }
       if (report_.ends_before_start++ == 0) report_.first_end_before_start = RankSeq(m.rank, m.seq);
     }
     const int32_t fn = FunctionIndex(m.fn);
