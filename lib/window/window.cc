@@ -401,9 +401,6 @@ Status WindowReader::BufferRecord() {
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;
     b.event = static_cast<int32_t>(pending.events.size());
-    // Filled in place, every field once: a copy from the stack would load
-    // 16 bytes at a time what ToEvent stored field by field, which the
-    // store buffer cannot forward (a stall per load).
     // One branch for the three checks of the times (bitwise: no early exits).
     if (!TimeInRange(m.t0) | !TimeInRange(m.t1) | (m.t1 < m.t0)) [[unlikely]] {
       if (!TimeInRange(m.t0) || !TimeInRange(m.t1)) {
@@ -411,6 +408,9 @@ Status WindowReader::BufferRecord() {
       }
       if (report_.ends_before_start++ == 0) report_.first_end_before_start = RankSeq(m.rank, m.seq);
     }
+    // Filled in place, every field once: a copy from the stack would load
+    // 16 bytes at a time what ToEvent stored field by field, which the
+    // store buffer cannot forward (a stall per load).
     const int32_t fn = FunctionIndex(m.fn);
     Event& e = pending.events.emplace_back(Event::kUnset);
     if (!ToEvent(m, fn, &pending.ids, &pending.resolved, &e)) return WideFieldError();
