@@ -210,6 +210,18 @@ class Matcher {
           for (uint32_t i = 0; i < e.started_count; ++i) start(w_.ids[e.started_begin + i]);
           break;
         }
+        case Category::kCancel:
+          // A cancelled receive matched nothing (why programs cancel): it
+          // must not take a later message of its key. (Were the cancel too
+          // late, that message shows as a send without a receive.)
+          if (e.req != kNoId) {
+            Request* r = requests_.Find(e.req);
+            if (r != nullptr && r->is_recv && r->op >= 0) {
+              receives_[r->op].start = kNoEvent;
+              r->op = -1;
+            }
+          }
+          break;
         case Category::kProbe:
           // A matched probe dequeues its message: the receive is posted here.
           if (e.msg != kNoId && real_peer) {

@@ -165,6 +165,20 @@ TEST(Match, CollectiveInstancesInCommunicatorOrder) {
   EXPECT_EQ(m.mismatched_collectives, 0);
 }
 
+TEST(Match, CancelledReceivesTakeNoMessage) {
+  // Rank 1 posts a receive for tag 1, cancels it, then receives tag 1 for
+  // real: rank 0's one send pairs with the second receive, and nothing is
+  // left unmatched.
+  const auto t = ReadOneWindow(
+      TestHeader(2) + TestMpi(1, 0, "MPI_Irecv", 1, 2, R"(,"peer":0,"tag":1,"req":0)") +
+      TestMpi(1, 1, "MPI_Cancel", 3, 4, R"(,"req":0)") + TestMpi(1, 2, "MPI_Wait", 5, 6, R"(,"completed":[0])") +
+      TestMpi(1, 3, "MPI_Recv", 7, 20, R"(,"peer":0,"tag":1)") +
+      TestMpi(0, 0, "MPI_Send", 10, 12, R"(,"peer":1,"tag":1)"));
+  const Matching m = Match(t.window, t.dict);
+  EXPECT_EQ(Pairs(t, m), std::vector<std::string>{"0:0>0:0 1:3>1:3"});
+  EXPECT_EQ(m.unmatched_sends + m.unmatched_receives + m.unresolved_receives, 0);
+}
+
 TEST(Match, CollectiveInstancesMissingAMemberAreCounted) {
   // Rank 1's record of the first of two broadcasts on the world is
   // missing: its second call pairs with the others' first, and the second
