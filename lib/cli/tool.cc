@@ -82,8 +82,6 @@ void Tool::AddHold(IoOptions* io) {
       ->capture_default_str();
 }
 
-void ConfigureWindows(const IoOptions& io, window::WindowReader* reader) { reader->set_hold_limit(io.hold); }
-
 void WarnAboutWindows(const window::WindowReader& reader) {
   for (const std::string& warning : reader.input_report().Warnings(reader.hold_limit())) spdlog::warn(warning);
 }

@@ -77,8 +77,6 @@ trace::ReaderOptions ReaderOptionsFor(const IoOptions& io);
 // Opens io.output; zstd when -z or when the name ends in .zst.
 Expected<std::unique_ptr<trace::Writer>> OpenWriter(const IoOptions& io);
 
-// A window reader with the hold limit of --hold.
-void ConfigureWindows(const IoOptions& io, window::WindowReader* reader);
 // The reader's warnings about ranks that held windows open, on stderr.
 void WarnAboutWindows(const window::WindowReader& reader);
 

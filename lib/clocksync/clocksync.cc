@@ -68,7 +68,7 @@ Expected<std::vector<std::vector<clock::SyncExit>>> CollectExits(const std::vect
                                                                  const cli::IoOptions& io) {
   trace::InputSet input(paths, cli::ReaderOptionsFor(io));
   window::WindowReader windows(input);
-  cli::ConfigureWindows(io, &windows);
+  windows.set_hold_limit(io.hold);
   RP_RETURN_IF_ERROR(windows.Start());
   std::vector<std::vector<clock::SyncExit>> exits(std::max<int64_t>(windows.dictionary().ranks, 0));
   window::Window w;
@@ -169,7 +169,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
 
   trace::InputSet input(paths, reader_options);
   window::WindowReader windows(input);
-  cli::ConfigureWindows(io, &windows);
+  windows.set_hold_limit(io.hold);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   // The ranks: the header's count, or (without one, or when it is short)
@@ -182,8 +182,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     for (int64_t member : members) ranks = std::max(ranks, member + 1);
   }
   // Clock records name ranks within the header's count (or, without one,
-  // a run's size: the window reader's bound for rank records).
-  const int64_t clock_rank_limit = dict.ranks > 0 ? dict.ranks : int64_t{1} << 20;
+  // the window reader's bound for rank records).
+  const int64_t clock_rank_limit = dict.ranks > 0 ? dict.ranks : window::kRanksWithoutHeader;
   for (const trace::ClockRecord& c : dict.clocks) {
     if (c.rank >= 0 && c.rank < clock_rank_limit) ranks = std::max(ranks, c.rank + 1);
     else ++bad_clock_ranks;

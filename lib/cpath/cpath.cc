@@ -740,7 +740,7 @@ std::string Analysis::TextReport() const {
 Status Run(const cli::IoOptions& io, const Options& options) {
   trace::InputSet input(cli::InputPaths(io), cli::ReaderOptionsFor(io));
   window::WindowReader windows(input);
-  cli::ConfigureWindows(io, &windows);
+  windows.set_hold_limit(io.hold);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));

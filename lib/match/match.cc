@@ -357,7 +357,7 @@ class Matcher {
         members.emplace_back(position != nullptr && rank < position->size() ? (*position)[rank] : INT32_MAX, slot);
       }
       if (!std::is_sorted(members.begin(), members.end())) std::sort(members.begin(), members.end());
-      if (const int64_t size = CommSize(c.comm); size > 0 && static_cast<int64_t>(members.size()) != size) {
+      if (const int64_t size = dict_.CommSize(c.comm); size > 0 && static_cast<int64_t>(members.size()) != size) {
         ++out_.incomplete_collectives;
       }
       for (const auto& [at, slot] : members) {
@@ -370,13 +370,6 @@ class Matcher {
     std::sort(out_.collectives.begin(), out_.collectives.end(), [](const Collective& a, const Collective& b) {
       return a.entries.front() < b.entries.front();
     });
-  }
-
-  // A communicator's size, 0 when no record says.
-  int64_t CommSize(int64_t comm) const {
-    auto members = dict_.comm_ranks.find(comm);
-    if (members != dict_.comm_ranks.end()) return static_cast<int64_t>(members->second.size());
-    return comm == 0 ? dict_.ranks : 0;
   }
 
   // Each world rank's position in a communicator (INT32_MAX: not a member),

@@ -101,7 +101,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   // A record's phase is its rank's synchronization level: windows need not
   // wait for messages in flight to be received.
   window::WindowReader windows(input, window::Boundaries::kEverySync);
-  cli::ConfigureWindows(io, &windows);
+  windows.set_hold_limit(io.hold);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
   RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));

@@ -102,8 +102,15 @@ Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writ
   return OkStatus();
 }
 
+int64_t Dictionary::CommSize(int64_t comm) const {
+  auto it = comm_ranks.find(comm);
+  if (it != comm_ranks.end()) return static_cast<int64_t>(it->second.size());
+  return comm == 0 ? ranks : 0;
+}
+
 bool Dictionary::SpansWorld(int64_t comm) const {
   if (comm == 0) return true;  // MPI_COMM_WORLD
+  // One lookup (IsGlobalSync asks per collective call), not CommSize's.
   auto it = comm_ranks.find(comm);
   return it != comm_ranks.end() && ranks > 0 && static_cast<int64_t>(it->second.size()) == ranks;
 }
@@ -284,7 +291,7 @@ bool WindowReader::Clean(int64_t k) const {
 // not a silently wrapped number or an allocation the size of the value.
 // A rank beyond header.ranks is tolerated (stages warn of what it breaks),
 // one beyond any run's size is not: it would size per-rank arrays.
-int64_t WindowReader::RankLimit() const { return std::max<int64_t>(dict_.ranks, int64_t{1} << 20); }
+int64_t WindowReader::RankLimit() const { return std::max(dict_.ranks, kRanksWithoutHeader); }
 
 Status WindowReader::CheckDictionaryRecord() const {
   auto out_of_range = [this](const std::string& what, int64_t value, int64_t limit) {
@@ -369,14 +376,14 @@ Status WindowReader::BufferRecord() {
   if (record_.type == trace::RecordType::kMpi || record_.type == trace::RecordType::kSample) {
     const int64_t rank = record_.type == trace::RecordType::kMpi ? record_.mpi.rank : record_.sample.rank;
     if (rank < 0 || rank >= RankLimit()) return RankError(rank);
-    if (static_cast<size_t>(rank) >= ranks_.size() && window_index_ > 0) {
+    const bool first_seen_late = static_cast<size_t>(rank) >= ranks_.size() && window_index_ > 0;
+    RankState& state = Rank(rank);
+    if (first_seen_late) [[unlikely]] {
       // Windows have ended without this rank: it cannot hold one back now.
-      RankState& late = Rank(rank);
-      late.given_up = true;
-      late.expected = 0;
+      state.given_up = true;
+      state.expected = 0;
       if (report_.late_ranks++ == 0) report_.first_late_rank = rank;
     }
-    RankState& state = Rank(rank);
     state.last_read = records_read_;
     if (state.given_up) [[unlikely]] ++report_.late_records;
     level = state.syncs;

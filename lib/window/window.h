@@ -91,6 +91,9 @@ struct Dictionary {
   std::vector<trace::RankRecord> rank_records;
   std::vector<trace::SiteRecord> sites;
   std::vector<trace::ClockRecord> clocks;
+  // A communicator's size: its comm record's, the world's for comm 0, 0
+  // when no record says.
+  int64_t CommSize(int64_t comm) const;
   // Comms that contain every rank of the world.
   bool SpansWorld(int64_t comm) const;
 };
@@ -121,6 +124,9 @@ inline constexpr int64_t kDefaultHoldLimit = int64_t{1} << 20;
 // The most ranks a stream may claim: more than any MPI run yet (the largest
 // have a few million), few enough that an array per rank fits in memory.
 inline constexpr int64_t kMostRanks = int64_t{1} << 24;
+// Ranks that records may name beyond the header's count, or without one:
+// tolerated (stages warn of what they break), not sizing arrays past it.
+inline constexpr int64_t kRanksWithoutHeader = int64_t{1} << 20;
 
 // Times (ns) lie within +-2^62 (146 years either side of their zero), so
 // that no stage's difference of two times, or shift of one by another,
