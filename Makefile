@@ -44,6 +44,7 @@ demo: build
 
 test: deps
 	$(BAZEL) test //...
+	BAZEL=$(BAZEL) tests/build/mpi_free.sh
 
 # Speed and memory figures (README "Performance").
 bench: build

@@ -52,7 +52,7 @@ enum RecordKind : uint16_t {
 
 struct RecordHeader {
   uint16_t kind;
-  uint16_t fn;     // events: function id (collector/mpi_functions.txt order)
+  uint16_t fn;     // events: rp::mpi::FunctionId (lib/mpi/functions.txt row)
   uint32_t size;   // bytes of the whole record, header included, multiple of 8
 };
 

@@ -14,9 +14,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "collector/mpi_function_ids.h"
 #include "collector/raw_format.h"
 #include "lib/base/version.h"
+#include "lib/mpi/functions.h"
 #include "lib/record/raw_file.h"
 #include "lib/record/symbolizer.h"
 
@@ -307,8 +307,7 @@ void ToMpiRecord(const EventView& e, Cursor& c, trace::MpiRecord* m) {
   m->set_rank(info.rank);
   m->set_seq(c.seq++);
   const uint16_t fn = e.fixed->h.fn;
-  m->set_fn(fn < collector::fn::kFunctionCount ? collector::fn::kFunctionNames[fn]
-                                               : "MPI_unknown_" + std::to_string(fn));
+  m->set_fn(fn < mpi::kFunctionCount ? mpi::kFunctions[fn].name : "MPI_unknown_" + std::to_string(fn));
   m->set_t0(info.time.ToNs(e.fixed->t0));
   m->set_t1(std::max(m->t0, info.time.ToNs(e.fixed->t0 + e.duration())));
   if (e.fixed->site) {

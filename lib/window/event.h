@@ -1,15 +1,14 @@
 // The analyses' view of one mpi record: plain integers, no strings, ~100
-// bytes, with the MPI semantics of its function looked up once (the
-// collector's function table, collector/mpi_functions.txt). Arrays
+// bytes, with the MPI semantics of its function looked up once (the MPI
+// function table, lib/mpi/functions.txt). Arrays
 // (completed ids, resolved statuses, started ids) live in the window's
 // shared vectors and are referenced by offset.
 #ifndef RP_LIB_WINDOW_EVENT_H_
 #define RP_LIB_WINDOW_EVENT_H_
 
 #include <cstdint>
-#include <string_view>
 
-#include "collector/mpi_function_ids.h"
+#include "lib/mpi/functions.h"
 #include "lib/trace/schema.h"
 
 namespace rp::window {
@@ -53,9 +52,6 @@ struct Event {
     return fn >= 0 ? mpi::kFunctions[fn].collective : mpi::Collective::kNone;
   }
 };
-
-// Index of an MPI function in mpi::kFunctions, -1 if unknown.
-int32_t FunctionIndex(std::string_view name);
 
 }  // namespace rp::window
 

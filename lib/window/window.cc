@@ -4,7 +4,6 @@
 #include <string>
 #include <unordered_map>
 
-#include "lib/base/name_table.h"
 
 namespace rp::window {
 namespace {
@@ -17,19 +16,6 @@ void PrefetchForWrite(const void* at, size_t ahead) {
 }
 
 std::string RankSeq(int64_t rank, int64_t seq) { return "rank " + std::to_string(rank) + " seq " + std::to_string(seq); }
-
-}  // namespace
-
-int32_t FunctionIndex(std::string_view name) {
-  static const auto* index = [] {
-    auto* table = new NameTable();
-    for (size_t i = 0; i < std::size(mpi::kFunctions); ++i) table->Add(mpi::kFunctions[i].name, static_cast<int>(i));
-    return table;
-  }();
-  return index->Find(name);
-}
-
-namespace {
 
 // Sets every field of *out from an mpi record (its arrays appended to ids
 // and resolved); false if a field Event keeps in 32 bits does not fit
@@ -418,7 +404,7 @@ Status WindowReader::BufferRecord() {
     // Filled in place, every field once: a copy from the stack would load
     // 16 bytes at a time what ToEvent stored field by field, which the
     // store buffer cannot forward (a stall per load).
-    const int32_t fn = FunctionIndex(m.fn);
+    const int32_t fn = mpi::FindFunction(m.fn);
     Event& e = pending.events.emplace_back(Event::kUnset);
     if (!ToEvent(m, fn, &pending.ids, &pending.resolved, &e)) return WideFieldError();
     e.record = static_cast<uint32_t>(pending.records.size() - 1);

@@ -1,4 +1,4 @@
-/* Every MPI call family the collector wraps (collector/mpi_functions.txt),
+/* Every MPI call family the collector wraps (lib/mpi/functions.txt),
  * one small section each, with what the trace must say about each call
  * written next to it (tests/mpi/expect.h). Run with exactly 4 ranks on one
  * node.

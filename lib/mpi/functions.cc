@@ -1,0 +1,18 @@
+#include "lib/mpi/functions.h"
+
+#include <iterator>
+
+#include "lib/base/name_table.h"
+
+namespace rp::mpi {
+
+int32_t FindFunction(std::string_view name) {
+  static const auto* index = [] {
+    auto* table = new NameTable();
+    for (size_t i = 0; i < std::size(kFunctions); ++i) table->Add(kFunctions[i].name, static_cast<int>(i));
+    return table;
+  }();
+  return index->Find(name);
+}
+
+}  // namespace rp::mpi
