@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 
 #include "lib/base/version.h"
+#include "lib/trace/output_file.h"
 
 namespace rp::cli {
 namespace {
@@ -49,6 +51,15 @@ void SetUpLogging(const std::string& name, int verbosity) {
   spdlog::set_default_logger(std::move(logger));
 }
 
+// An interrupted tool leaves no temporary output behind (the target file
+// is untouched until a tool finishes), then dies of the signal as it would
+// have.
+void OnTerminatingSignal(int sig) {
+  trace::RemoveTemporaryOutputs();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -66,6 +77,7 @@ Tool::Tool(std::string name, std::string purpose) : name_(std::move(name)), app_
 
 void Tool::AddInputs(IoOptions* io) {
   io_ = io;
+  io->reads_traces = true;
   app_.add_option("files", io->inputs,
                   "rp-trace streams, plain NDJSON or zstd; none or - reads stdin")
       ->type_name("FILE");
@@ -118,6 +130,7 @@ int Tool::Main(int argc, char** argv, const std::function<Status()>& run) {
   }
   const int verbosity = verbose_ - quiet_;
   if (io_ != nullptr) io_->verbosity = verbosity;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, OnTerminatingSignal);
   SetUpLogging(name_, verbosity);
   Status status;
   try {
@@ -150,6 +163,7 @@ trace::ReaderOptions ReaderOptionsFor(const IoOptions& io) {
 }
 
 Expected<std::unique_ptr<trace::Writer>> OpenWriter(const IoOptions& io) {
+  if (io.reads_traces) RP_RETURN_IF_ERROR(trace::CheckOutputIsNotInput(io.output, InputPaths(io)));
   trace::OutputOptions options;
   options.zstd = io.zstd || trace::HasZstdSuffix(io.output);
   options.zstd_level = io.zstd_level;

@@ -30,6 +30,7 @@
 namespace rp::cli {
 
 struct IoOptions {
+  bool reads_traces = false;        // set by Tool::AddInputs
   std::vector<std::string> inputs;  // empty means stdin
   std::string output = "-";
   bool zstd = false;
@@ -74,7 +75,9 @@ class Tool {
 // The inputs to read: io.inputs, or stdin when none are given.
 std::vector<std::string> InputPaths(const IoOptions& io);
 trace::ReaderOptions ReaderOptionsFor(const IoOptions& io);
-// Opens io.output; zstd when -z or when the name ends in .zst.
+// Opens io.output; zstd when -z or when the name ends in .zst. Refuses an
+// output that is one of the inputs; a file is renamed into place only by
+// Writer::Close(), so that an error leaves the previous one as it was.
 Expected<std::unique_ptr<trace::Writer>> OpenWriter(const IoOptions& io);
 
 // The reader's warnings about ranks that held windows open, on stderr.

@@ -11,6 +11,7 @@
 
 #include "lib/record/launch.h"
 #include "lib/record/merge.h"
+#include "lib/trace/output_file.h"
 
 namespace rp::record {
 namespace {
@@ -71,9 +72,19 @@ void RemoveRawDir(const std::string& dir) {
   ::rmdir(dir.c_str());
 }
 
-Status MergeAndReport(const cli::IoOptions& io, const std::string& dir,
-                      const std::vector<std::string>& argv, bool* complete) {
-  RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
+// The merge's output, opened before anything is run or read: a file is
+// written beside its name and renamed into place when the merge is done,
+// so that a merge that fails leaves no output (and the raw files, which
+// are removed only after a complete merge).
+Expected<std::unique_ptr<trace::Writer>> OpenMergeOutput(const cli::IoOptions& io, const std::string& dir) {
+  std::vector<std::string> inputs;
+  for (const auto& [rank, path] : RankFiles(dir)) inputs.push_back(path);
+  RP_RETURN_IF_ERROR(trace::CheckOutputIsNotInput(io.output, inputs));
+  return cli::OpenWriter(io);
+}
+
+Status MergeAndReport(const cli::IoOptions& io, const std::string& dir, const std::vector<std::string>& argv,
+                      std::unique_ptr<trace::Writer> writer, bool* complete) {
   MergeOptions options;
   options.argv = argv;
   RP_ASSIGN_OR_RETURN(MergeReport report, Merge(dir, options, *writer));
@@ -94,7 +105,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       return InputError("--merge takes no command (got '" + options.command[0] + "')");
     }
     bool complete = false;
-    RP_RETURN_IF_ERROR(MergeAndReport(io, options.merge_dir, {}, &complete));
+    RP_ASSIGN_OR_RETURN(auto writer, OpenMergeOutput(io, options.merge_dir));
+    RP_RETURN_IF_ERROR(MergeAndReport(io, options.merge_dir, {}, std::move(writer), &complete));
     if (!complete) return InputError("the trace is incomplete (see above); merged what was there");
     return OkStatus();
   }
@@ -110,17 +122,11 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     // The job's own stdout would interleave with the trace.
     spdlog::warn("writing the trace to stdout, where the job's output goes too");
   }
-  // Fail before running the job if the output cannot be written.
-  if (io.output != "-") {
-    const std::string probe = io.output + ".rp-record-probe";
-    FILE* f = std::fopen(probe.c_str(), "w");
-    if (f == nullptr) return InputError(io.output + ": cannot create: " + std::strerror(errno));
-    std::fclose(f);
-    ::unlink(probe.c_str());
-  }
   const std::string raw_dir =
       Absolute(options.raw_dir.empty() ? (io.output == "-" ? std::string("rp-trace.raw") : io.output + ".raw")
                                        : options.raw_dir);
+  // Opened before the job runs: an output that cannot be written fails now.
+  RP_ASSIGN_OR_RETURN(auto writer, OpenMergeOutput(io, raw_dir));
   RP_RETURN_IF_ERROR(PrepareRawDir(raw_dir));
 
   LaunchOptions launch;
@@ -141,7 +147,11 @@ Status Run(const cli::IoOptions& io, const Options& options) {
                       "nodes can write?)");
   }
   bool complete = false;
-  RP_RETURN_IF_ERROR(MergeAndReport(io, raw_dir, options.command, &complete));
+  const Status merged = MergeAndReport(io, raw_dir, options.command, std::move(writer), &complete);
+  if (!merged.ok()) {
+    spdlog::warn("raw files kept in {} (rp-record --merge {} merges them again)", raw_dir, raw_dir);
+    return merged;
+  }
   if (complete && exit_code == 0 && !options.keep) {
     RemoveRawDir(raw_dir);
   } else if (!complete || exit_code != 0) {

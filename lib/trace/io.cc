@@ -1,5 +1,7 @@
 #include "lib/trace/io.h"
 
+#include "lib/trace/output_file.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -121,37 +123,6 @@ class ZstdSource : public ByteSource {
   bool output_pending_ = false;
 };
 
-class FdSink : public ByteSink {
- public:
-  FdSink(int fd, std::string name, bool owned) : fd_(fd), name_(std::move(name)), owned_(owned) {}
-  ~FdSink() override {
-    if (owned_ && fd_ >= 0) ::close(fd_);
-  }
-  Status Write(std::string_view bytes) override {
-    while (!bytes.empty()) {
-      const ssize_t put = ::write(fd_, bytes.data(), bytes.size());
-      if (put < 0 && errno == EINTR) continue;
-      if (put < 0) return InputError(Errno("cannot write", name_));
-      bytes.remove_prefix(put);
-    }
-    return OkStatus();
-  }
-  Status Close() override {
-    if (owned_ && fd_ >= 0) {
-      const int fd = fd_;
-      fd_ = -1;
-      if (::close(fd) != 0) return InputError(Errno("cannot close", name_));
-    }
-    return OkStatus();
-  }
-  const std::string& name() const override { return name_; }
-
- private:
-  int fd_;
-  std::string name_;
-  bool owned_;
-};
-
 class ZstdSink : public ByteSink {
  public:
   ZstdSink(std::unique_ptr<ByteSink> file, const OutputOptions& options)
@@ -232,17 +203,10 @@ bool HasZstdSuffix(std::string_view path) {
 
 Expected<std::unique_ptr<ByteSink>> OpenOutput(const std::string& path,
                                                const OutputOptions& options) {
-  std::unique_ptr<ByteSink> file;
-  if (path == "-") {
-    if (options.zstd && !options.force && ::isatty(STDOUT_FILENO)) {
-      return InputError("refusing to write zstd data to a terminal (use -o FILE, a pipe, or -f)");
-    }
-    file = std::make_unique<FdSink>(STDOUT_FILENO, "<stdout>", false);
-  } else {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return InputError(Errno("cannot create", path));
-    file = std::make_unique<FdSink>(fd, path, true);
+  if (path == "-" && options.zstd && !options.force && ::isatty(STDOUT_FILENO)) {
+    return InputError("refusing to write zstd data to a terminal (use -o FILE, a pipe, or -f)");
   }
+  RP_ASSIGN_OR_RETURN(std::unique_ptr<ByteSink> file, OpenOutputFile(path));
   if (!options.zstd) return file;
   return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file), options));
 }

@@ -58,8 +58,10 @@ class ByteSink {
   virtual const std::string& name() const = 0;
 };
 
-// Opens `path` for writing (truncating), or stdout for "-". Refuses to write
-// zstd to a terminal unless options.force.
+// Opens `path` for writing, or stdout for "-": a regular file is written
+// beside it and renamed into place by ByteSink::Close() (output_file.h), so
+// that an error leaves the previous file as it was. Refuses to write zstd
+// to a terminal unless options.force.
 Expected<std::unique_ptr<ByteSink>> OpenOutput(const std::string& path,
                                                const OutputOptions& options);
 
