@@ -5,7 +5,7 @@
 int main(int argc, char** argv) {
   rp::cli::Tool tool("rp-cat", "Concatenate, filter, validate, count and convert rp-trace streams.");
   rp::cli::IoOptions io;
-  rp::cat::Options options;
+  rp::cat::Config options;
   tool.AddInputs(&io);
   tool.AddOutput(&io);
   auto& app = tool.app();
@@ -29,5 +29,9 @@ int main(int argc, char** argv) {
       "  rp-cat -t mpi run.ndjson.zst | jq -c 'select(.rank == 3)' | head\n"
       "  rp-cat --count run.ndjson.zst\n"
       "  rp-cat --summary run.ndjson.zst            # calls and MPI time per function, rank");
-  return tool.Main(argc, argv, [&] { return rp::cat::Run(io, options); });
+  return tool.Main(argc, argv, [&]() -> rp::Status {
+    RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
+    options.progress = streams.progress;
+    return rp::cat::Run(options, *streams.input, *streams.output);
+  });
 }

@@ -6,31 +6,35 @@
 #include "lib/clocksync/clocksync.h"
 
 int main(int argc, char** argv) {
+  using rp::clocksync::Method;
   rp::cli::Tool tool("rp-clocksync", "Put every rank's times on rank 0's clock and repair causality violations.");
   rp::cli::IoOptions io;
-  rp::clocksync::Options options;
+  rp::clocksync::Config config;
   tool.AddInputs(&io);
   tool.AddHold(&io);
   tool.AddOutput(&io);
   auto& app = tool.app();
-  app.add_option("--method", options.method,
-                 "pingpong: lines through the collector's MPI_Init/MPI_Finalize measurements; gaps: through the "
-                 "exits of global synchronizations; identity: none; auto: pingpong when the trace has them")
-      ->check(CLI::IsMember(rp::clocksync::Methods()))
-      ->default_val("auto");
-  app.add_flag("!--no-repair", options.repair, "only map the times, do not repair violations");
-  app.add_option("--min-latency", options.min_latency, "ns a message takes at least (repair constraint)")
+  tool.AddChoice<Method>("--method", &config.method,
+                         {{"auto", Method::kAuto},
+                          {"pingpong", Method::kPingpong},
+                          {"gaps", Method::kGaps},
+                          {"identity", Method::kIdentity}},
+                         "pingpong: lines through the collector's MPI_Init/MPI_Finalize measurements; gaps: through "
+                         "the exits of global synchronizations; identity: none; auto: pingpong when the trace has "
+                         "them");
+  app.add_flag("!--no-repair", config.repair, "only map the times, do not repair violations");
+  app.add_option("--min-latency", config.min_latency, "ns a message takes at least (repair constraint)")
       ->check(CLI::Range(int64_t{0}, int64_t{1'000'000'000}));
-  app.add_flag("!--no-amortize", options.amortize, "keep repair jumps, do not spread them over the time before");
-  app.add_option("--max-slope", options.max_slope, "amortisation: how much faster a repaired clock may run")
+  app.add_flag("!--no-amortize", config.amortize, "keep repair jumps, do not spread them over the time before");
+  app.add_option("--max-slope", config.max_slope, "amortisation: how much faster a repaired clock may run")
       ->check(CLI::Validator(
           [](std::string& v) { return std::isnan(std::strtod(v.c_str(), nullptr)) ? "not a number: " + v : ""; },
           "", "a number"))
       ->check(CLI::Range(1e-6, 1.0));
-  app.add_option("--gaps-tolerance", options.gaps_tolerance,
+  app.add_option("--gaps-tolerance", config.gaps_tolerance,
                  "gaps: ns a synchronization's exit gap may stray from the fitted line")
       ->check(CLI::PositiveNumber);
-  app.add_flag("--report", options.report, "print violations before and after, and each rank's clock, on stderr");
+  app.add_flag("--report", config.report, "print violations before and after, and each rank's clock, on stderr");
   tool.SetFooter(
       "Reads: rp-trace/1 with local times (rp-record's clock records for --method pingpong).\n"
       "Writes: the same records with times on rank 0's clock (header \"clock\":\"global\"),\n"
@@ -40,5 +44,9 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  rp-clocksync --report run.ndjson.zst -o synced.ndjson.zst\n"
       "  rp-cat old-run.ndjson | rp-clocksync --method gaps | rp-phases | rp-cpath");
-  return tool.Main(argc, argv, [&] { return rp::clocksync::Run(io, options); });
+  return tool.Main(argc, argv, [&]() -> rp::Status {
+    RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams(config.method == Method::kGaps));
+    config.read = streams.read;
+    return rp::clocksync::Run(config, *streams.input, *streams.output);
+  });
 }

@@ -5,7 +5,6 @@
 int main(int argc, char** argv) {
   rp::cli::Tool tool("rp-phases", "Cut a run into phases between global synchronizations and cluster repeated ones.");
   rp::cli::IoOptions io;
-  rp::phases::Options options;
   tool.AddInputs(&io);
   tool.AddHold(&io);
   tool.AddOutput(&io);
@@ -18,5 +17,10 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  rp-clocksync run.ndjson.zst | rp-phases -o phased.ndjson.zst\n"
       "  rp-phases run.ndjson.zst | rp-cat -t phase | jq -c '{id, cluster, iteration}'");
-  return tool.Main(argc, argv, [&] { return rp::phases::Run(io, options); });
+  return tool.Main(argc, argv, [&]() -> rp::Status {
+    RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
+    rp::phases::Config config;
+    config.read = streams.read;
+    return rp::phases::Run(config, *streams.input, *streams.output);
+  });
 }

@@ -5,8 +5,8 @@
 int main(int argc, char** argv) {
   rp::cli::Tool tool("rp-record", "Record an MPI job's calls and samples into one rp-trace stream.");
   rp::cli::IoOptions io;
-  io.output = "rp-trace.ndjson.zst";
-  rp::record::Options options;
+  rp::record::Config options;
+  io.output = options.output;
   tool.AddOutput(&io);
   auto& app = tool.app();
   app.get_option("--output")->description("trace file (default rp-trace.ndjson.zst; - for stdout)");
@@ -34,5 +34,10 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  rp-record -o run.ndjson.zst -- mpirun -np 8 ./app input.dat\n"
       "  rp-record --merge /scratch/job42/rp-raw -o run.ndjson.zst && rp-cat --count run.ndjson.zst");
-  return tool.Main(argc, argv, [&] { return rp::record::Run(io, options); });
+  return tool.Main(argc, argv, [&] {
+    options.output = io.output;
+    return rp::record::Run(options, [&](const std::vector<std::string>& raw_files) {
+      return rp::cli::OpenWriter(io, raw_files);
+    });
+  });
 }

@@ -45,11 +45,10 @@ std::vector<std::string> TypeNames() {
   return names;
 }
 
-Status Run(const cli::IoOptions& io, const Options& options) {
+Status Run(const Config& options, trace::InputSet& inputs, trace::Writer& out) {
   if (options.schema) {
-    RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
-    RP_RETURN_IF_ERROR(writer->WriteText(trace::SchemaMarkdown()));
-    return writer->Close();
+    RP_RETURN_IF_ERROR(out.WriteText(trace::SchemaMarkdown()));
+    return out.Close();
   }
 
   std::array<bool, trace::kKnownRecordTypes + 1> keep{};
@@ -60,23 +59,16 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   }
 
   const bool stream_out = !options.validate && !options.count && !options.summary;
-  std::unique_ptr<trace::Writer> writer;
-  if (stream_out) {
-    RP_ASSIGN_OR_RETURN(writer, cli::OpenWriter(io));
-  }
-
-  trace::InputSet inputs(cli::InputPaths(io), cli::ReaderOptionsFor(io));
   trace::Validator validator;
   Summary summary;
   std::array<int64_t, trace::kKnownRecordTypes> known_counts{};
   std::map<std::string, int64_t> unknown_counts;
-  cli::Progress progress("rp-cat", io.verbosity);
   trace::Record record;
-  uint64_t records = 0;
+  int64_t records = 0;
   for (;;) {
     RP_ASSIGN_OR_RETURN(bool more, inputs.Next(&record));
     if (!more) break;
-    progress.Tick(++records, inputs.raw_bytes());
+    if ((++records & 0xFFFF) == 0 && options.progress) options.progress(records);
     if (!keep[static_cast<int>(record.type)]) continue;
     if (record.type == RecordType::kUnknown) {
       ++unknown_counts[record.type_name];
@@ -85,9 +77,8 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     }
     if (options.validate) validator.Check(record, inputs.where());
     if (options.summary) summary.Add(record);
-    if (writer) RP_RETURN_IF_ERROR(writer->WriteRaw(record.line));
+    if (stream_out) RP_RETURN_IF_ERROR(out.WriteRaw(record.line));
   }
-  progress.Done();
 
   if (inputs.skipped() > 0) {
     spdlog::warn("skipped {} malformed line(s); first: {}", inputs.skipped(), inputs.first_skip());
@@ -111,10 +102,9 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   if (options.summary) report += summary.Text();
   if (!stream_out) {
     if (options.validate && validator.problem_count() == 0) report += "ok\n";
-    RP_ASSIGN_OR_RETURN(writer, cli::OpenWriter(io));
-    RP_RETURN_IF_ERROR(writer->WriteText(report));
+    RP_RETURN_IF_ERROR(out.WriteText(report));
   }
-  RP_RETURN_IF_ERROR(writer->Close());
+  RP_RETURN_IF_ERROR(out.Close());
   if (validator.problem_count() > 0) {
     return InputError(std::to_string(validator.problem_count()) + " problem(s) found");
   }

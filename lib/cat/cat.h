@@ -3,26 +3,34 @@
 #ifndef RP_LIB_CAT_CAT_H_
 #define RP_LIB_CAT_CAT_H_
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "lib/base/status.h"
-#include "lib/cli/tool.h"
+#include "lib/trace/input_set.h"
+#include "lib/trace/writer.h"
 
 namespace rp::cat {
 
-struct Options {
+struct Config {
   bool validate = false;           // check records and the stream; print a report
   bool count = false;              // print records per type instead of the stream
   bool summary = false;            // print MPI time per function and rank
   bool schema = false;             // print the record schema (Markdown)
   std::vector<std::string> types;  // keep only these types (the header always)
+  // Called with the records read so far, every 65,536 records; may be empty.
+  std::function<void(int64_t records)> progress;
 };
 
 // Record type names accepted by --type.
 std::vector<std::string> TypeNames();
 
-Status Run(const cli::IoOptions& io, const Options& options);
+// Reads `input` and writes to `out` (the records, or the report asked for)
+// and closes it. Exit status 2 when --validate finds problems (the report
+// is written all the same).
+Status Run(const Config& config, trace::InputSet& input, trace::Writer& out);
 
 }  // namespace rp::cat
 

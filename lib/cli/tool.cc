@@ -1,13 +1,18 @@
 #include "lib/cli/tool.h"
 
+#include <spdlog/details/null_mutex.h>
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "lib/base/version.h"
 #include "lib/trace/output_file.h"
@@ -37,8 +42,29 @@ class LevelPrefix : public spdlog::custom_flag_formatter {
   }
 };
 
+// Whether a progress line stands on stderr now: a message first erases it.
+bool g_progress_shown = false;
+
+void EraseProgressLine() {
+  if (!g_progress_shown) return;
+  g_progress_shown = false;
+  std::fprintf(stderr, "\r\033[K");
+}
+
+// stderr, with the progress line erased before each message.
+class StderrSink : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    EraseProgressLine();
+    spdlog::memory_buf_t text;
+    formatter_->format(msg, text);
+    std::fwrite(text.data(), 1, text.size(), stderr);
+  }
+  void flush_() override { std::fflush(stderr); }
+};
+
 void SetUpLogging(const std::string& name, int verbosity) {
-  auto logger = spdlog::stderr_logger_st(name);
+  auto logger = std::make_shared<spdlog::logger>(name, std::make_shared<StderrSink>());
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
   formatter->add_flag<LevelPrefix>('*').set_pattern("%n: %*%v");
   logger->set_formatter(std::move(formatter));
@@ -58,6 +84,48 @@ void OnTerminatingSignal(int sig) {
   trace::RemoveTemporaryOutputs();
   std::signal(sig, SIG_DFL);
   std::raise(sig);
+}
+
+// Stdin can be read once; a stage that reads its input twice gets, unless
+// stdin is a file already, a copy in an unlinked temporary file in its
+// place (so that messages still name "<stdin>"), rewound for each pass.
+Status SpoolStdin() {
+  struct stat st;
+  if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) return OkStatus();
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/rp-stdin.XXXXXX";
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) return InputError("cannot create a spool file for stdin: " + std::string(std::strerror(errno)));
+  ::unlink(path.c_str());  // gone with the process
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return InputError(std::string("cannot read stdin: ") + std::strerror(errno));
+    if (got == 0) break;
+    if (::write(fd, buf, got) != got) return InputError("cannot spool stdin to " + path + ": " + std::strerror(errno));
+  }
+  if (::dup2(fd, STDIN_FILENO) < 0) return InputError(std::string("cannot spool stdin: ") + std::strerror(errno));
+  ::close(fd);
+  return OkStatus();
+}
+
+// A terminal on stdin is told what is expected of it instead of being
+// waited on in silence.
+void NoteTerminal(const std::string& tool) {
+  if (!::isatty(STDIN_FILENO)) return;
+  spdlog::info("reading an rp-trace stream from the terminal; name a FILE or pipe one in "
+               "('{} --help' shows how), Ctrl-D ends the input", tool);
+}
+
+// Stdin, from its start when it is a file (a second pass).
+Expected<std::unique_ptr<trace::ByteSource>> OpenStdin(const std::string& tool) {
+  struct stat st;
+  if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && ::lseek(STDIN_FILENO, 0, SEEK_SET) < 0) {
+    return InputError(std::string("cannot rewind stdin: ") + std::strerror(errno));
+  }
+  NoteTerminal(tool);
+  return trace::OpenInput("-");
 }
 
 int64_t NowNs() {
@@ -92,10 +160,6 @@ void Tool::AddHold(IoOptions* io) {
       ->type_name("N")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-}
-
-void WarnAboutWindows(const window::WindowReader& reader) {
-  for (const std::string& warning : reader.input_report().Warnings(reader.hold_limit())) spdlog::warn(warning);
 }
 
 void Tool::AddOutput(IoOptions* io) {
@@ -151,19 +215,47 @@ int Tool::Main(int argc, char** argv, const std::function<Status()>& run) {
   return status.exit_code();
 }
 
+Expected<Streams> Tool::OpenStreams(bool rewindable) {
+  Streams streams;
+  const std::vector<std::string> paths = InputPaths(*io_);
+  std::vector<trace::Opener> inputs;
+  for (const std::string& path : paths) {
+    if (path != "-") {
+      inputs.push_back([path] { return trace::OpenInput(path); });
+      continue;
+    }
+    if (rewindable) {
+      NoteTerminal(name_);
+      RP_RETURN_IF_ERROR(SpoolStdin());
+    }
+    inputs.push_back([name = name_] { return OpenStdin(name); });
+  }
+  trace::ReaderOptions reader;
+  reader.lenient = io_->lenient;
+  streams.input = std::make_unique<trace::InputSet>(std::move(inputs), reader);
+  RP_ASSIGN_OR_RETURN(streams.output, OpenWriter(*io_));
+  auto line = std::make_shared<Progress>(name_, io_->verbosity);
+  streams.progress_line = line;
+  trace::InputSet* input = streams.input.get();
+  streams.progress = [line, input](int64_t records) { line->Update(records, input->raw_bytes()); };
+  streams.read.hold_limit = io_->hold;
+  streams.read.progress = streams.progress;
+  return streams;
+}
+
+std::string ChoiceList(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : "|") + name;
+  return list;
+}
+
 std::vector<std::string> InputPaths(const IoOptions& io) {
   if (io.inputs.empty()) return {"-"};
   return io.inputs;
 }
 
-trace::ReaderOptions ReaderOptionsFor(const IoOptions& io) {
-  trace::ReaderOptions options;
-  options.lenient = io.lenient;
-  return options;
-}
-
-Expected<std::unique_ptr<trace::Writer>> OpenWriter(const IoOptions& io) {
-  if (io.reads_traces) RP_RETURN_IF_ERROR(trace::CheckOutputIsNotInput(io.output, InputPaths(io)));
+Expected<std::unique_ptr<trace::Writer>> OpenWriter(const IoOptions& io, const std::vector<std::string>& inputs) {
+  RP_RETURN_IF_ERROR(trace::CheckOutputIsNotInput(io.output, io.reads_traces ? InputPaths(io) : inputs));
   trace::OutputOptions options;
   options.zstd = io.zstd || trace::HasZstdSuffix(io.output);
   options.zstd_level = io.zstd_level;
@@ -182,16 +274,14 @@ void Progress::Print(uint64_t records, uint64_t bytes) {
   const int64_t now = NowNs();
   if (now - last_ns_ < 250'000'000) return;
   last_ns_ = now;
-  shown_ = true;
+  g_progress_shown = true;
   std::fprintf(stderr, "\r%s: %.1f M records, %.1f MB read   ", name_.c_str(), records / 1e6,
                bytes / 1e6);
   std::fflush(stderr);
 }
 
 void Progress::Done() {
-  if (!shown_) return;
-  shown_ = false;
-  std::fprintf(stderr, "\r\033[K");
+  EraseProgressLine();
   std::fflush(stderr);
 }
 

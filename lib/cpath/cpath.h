@@ -7,29 +7,39 @@
 // part of the critical path every rank's path now shares is written as
 // cp_segment records right after the window's own records. At the end come
 // the rest of the path and the summaries: per phase (when rp-phases tagged
-// the records) and for the whole run.
+// the records) and for the whole run (records.h). lib/report renders them
+// for people.
+//
+//   cpath::Config config;
+//   config.jobs = 2;
+//   RP_RETURN_IF_ERROR(cpath::Run(config, input, out));
 #ifndef RP_LIB_CPATH_CPATH_H_
 #define RP_LIB_CPATH_CPATH_H_
 
 #include "lib/base/status.h"
-#include "lib/cli/tool.h"
+#include "lib/trace/input_set.h"
+#include "lib/trace/writer.h"
+#include "lib/window/window.h"
 
 namespace rp::cpath {
 
 enum class Algo { kExact, kReplay, kHeuristic };
 
-struct Options {
+struct Config {
   Algo algo = Algo::kExact;
   int jobs = 1;              // threads building graphs; output does not depend on it
   bool passthrough = true;   // copy the input records to the output
-  bool text = false;         // a human report instead of records
   bool zeroing = true;       // cp_zeroing (exact only)
   int top = 5;               // cp_top: sites with more than 1/top of the path
   bool phases = true;        // per-phase records when phases are tagged
   bool phase_ranks = false;  // per-phase, per-rank imbalance too
+  window::ReadConfig read;
 };
 
-Status Run(const cli::IoOptions& io, const Options& options);
+// Reads `input`, writes its records (config.passthrough) and the cp_*
+// records to `out`, and closes it. Exit status 1 (NothingError) for a
+// trace without mpi records.
+Status Run(const Config& config, trace::InputSet& input, trace::Writer& out);
 
 }  // namespace rp::cpath
 

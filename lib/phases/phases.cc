@@ -95,18 +95,15 @@ Status WriteTagged(const window::Window& w, const std::vector<size_t>& records, 
 
 }  // namespace
 
-Status Run(const cli::IoOptions& io, const Options& options) {
-  (void)options;
-  trace::InputSet input(cli::InputPaths(io), cli::ReaderOptionsFor(io));
+Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   // A record's phase is its rank's synchronization level: windows need not
   // wait for messages in flight to be received.
-  window::WindowReader windows(input, window::Boundaries::kEverySync);
-  windows.set_hold_limit(io.hold);
+  window::WindowReader windows(input, window::Boundaries::kEverySync, config.read);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
-  RP_ASSIGN_OR_RETURN(auto writer, cli::OpenWriter(io));
+  trace::Writer* writer = &out;
   // Phase records of an earlier rp-phases are replaced by this run's.
-  RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-phases ") + kVersion, writer.get(), nullptr, false,
+  RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-phases ") + kVersion, writer, nullptr, false,
                                           trace::RecordType::kPhase));
 
   std::unordered_map<std::string, int64_t> clusters;  // signature -> cluster id
@@ -120,11 +117,9 @@ Status Run(const cli::IoOptions& io, const Options& options) {
   for (size_t fn = 0; fn < std::size(mpi::kFunctions); ++fn) function_hash[fn] = Signature::FunctionHash(mpi::kFunctions[fn].name);
   function_hash.back() = Signature::FunctionHash("?");
   window::Window w;
-  cli::Progress progress("rp-phases", io.verbosity);
   for (;;) {
     RP_ASSIGN_OR_RETURN(bool more, windows.Next(&w));
     if (!more) break;
-    progress.Update(windows.records_read(), input.raw_bytes());
     std::map<int64_t, Phase> phases;
     Phase* last = nullptr;  // runs of records share a level: one map lookup per run
     for (size_t i = 0; i < w.records.size(); ++i) {
@@ -148,7 +143,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       // A phase already written: records of a rank that came after the
       // window of their phase ended (WindowReader::hold_report warns).
       if (id <= last_written) {
-        RP_RETURN_IF_ERROR(WriteTagged(w, p.records, id, writer.get()));
+        RP_RETURN_IF_ERROR(WriteTagged(w, p.records, id, writer));
         continue;
       }
       last_written = id;
@@ -170,12 +165,11 @@ Status Run(const cli::IoOptions& io, const Options& options) {
       if (id == 0 && p.close == INT64_MIN && windows.finished()) phase.set_kind("run");
       RP_RETURN_IF_ERROR(writer->Write(phase));
       ++phases_written;
-      RP_RETURN_IF_ERROR(WriteTagged(w, p.records, id, writer.get()));
+      RP_RETURN_IF_ERROR(WriteTagged(w, p.records, id, writer));
     }
   }
-  progress.Done();
   RP_RETURN_IF_ERROR(writer->Close());
-  cli::WarnAboutWindows(windows);
+  window::WarnAboutInput(windows);
   spdlog::debug("{} phases in {} clusters", phases_written, clusters.size());
   // Samples alone make no phase worth the name (exit 1, as the other stages).
   if (events == 0) return NothingError("the trace has no mpi records: no phases");

@@ -29,7 +29,9 @@
 #include <vector>
 
 #include "lib/base/status.h"
-#include "lib/cli/tool.h"
+#include "lib/trace/input_set.h"
+#include "lib/trace/writer.h"
+#include "lib/window/window.h"
 
 namespace rp::phases {
 
@@ -53,9 +55,14 @@ class Signature {
   std::vector<RankHash> ranks_;
 };
 
-struct Options {};
+struct Config {
+  window::ReadConfig read;
+};
 
-Status Run(const cli::IoOptions& io, const Options& options);
+// Reads `input`, writes the phased stream to `out` and closes it. Exit
+// status 1 (NothingError) for a trace without mpi records, its stream
+// written all the same.
+Status Run(const Config& config, trace::InputSet& input, trace::Writer& out);
 
 }  // namespace rp::phases
 

@@ -11,7 +11,6 @@
 
 #include "lib/record/launch.h"
 #include "lib/record/merge.h"
-#include "lib/trace/output_file.h"
 
 namespace rp::record {
 namespace {
@@ -76,14 +75,13 @@ void RemoveRawDir(const std::string& dir) {
 // written beside its name and renamed into place when the merge is done,
 // so that a merge that fails leaves no output (and the raw files, which
 // are removed only after a complete merge).
-Expected<std::unique_ptr<trace::Writer>> OpenMergeOutput(const cli::IoOptions& io, const std::string& dir) {
+Expected<std::unique_ptr<trace::Writer>> OpenMergeOutput(const OutputOpener& open, const std::string& dir) {
   std::vector<std::string> inputs;
   for (const auto& [rank, path] : RankFiles(dir)) inputs.push_back(path);
-  RP_RETURN_IF_ERROR(trace::CheckOutputIsNotInput(io.output, inputs));
-  return cli::OpenWriter(io);
+  return open(inputs);
 }
 
-Status MergeAndReport(const cli::IoOptions& io, const std::string& dir, const std::vector<std::string>& argv,
+Status MergeAndReport(const Config& config, const std::string& dir, const std::vector<std::string>& argv,
                       std::unique_ptr<trace::Writer> writer, bool* complete) {
   MergeOptions options;
   options.argv = argv;
@@ -91,7 +89,7 @@ Status MergeAndReport(const cli::IoOptions& io, const std::string& dir, const st
   RP_RETURN_IF_ERROR(writer->Close());
   spdlog::info("{} ranks, {} events, {} samples, {} call sites, {} communicators -> {}",
                report.world_size, report.events, report.samples, report.sites, report.comms,
-               io.output == "-" ? "<stdout>" : io.output);
+               config.output == "-" ? "<stdout>" : config.output);
   for (const std::string& problem : report.problems) spdlog::warn("{}", problem);
   *complete = report.problems.empty();
   return OkStatus();
@@ -99,14 +97,14 @@ Status MergeAndReport(const cli::IoOptions& io, const std::string& dir, const st
 
 }  // namespace
 
-Status Run(const cli::IoOptions& io, const Options& options) {
+Status Run(const Config& options, const OutputOpener& open_output) {
   if (!options.merge_dir.empty()) {
     if (!options.command.empty()) {
       return InputError("--merge takes no command (got '" + options.command[0] + "')");
     }
     bool complete = false;
-    RP_ASSIGN_OR_RETURN(auto writer, OpenMergeOutput(io, options.merge_dir));
-    RP_RETURN_IF_ERROR(MergeAndReport(io, options.merge_dir, {}, std::move(writer), &complete));
+    RP_ASSIGN_OR_RETURN(auto writer, OpenMergeOutput(open_output, options.merge_dir));
+    RP_RETURN_IF_ERROR(MergeAndReport(options, options.merge_dir, {}, std::move(writer), &complete));
     if (!complete) return InputError("the trace is incomplete (see above); merged what was there");
     return OkStatus();
   }
@@ -118,15 +116,16 @@ Status Run(const cli::IoOptions& io, const Options& options) {
     return InputError(options.command[0] + ": command not found");
   }
   RP_ASSIGN_OR_RETURN(std::string collector, FindCollector(options.collector));
-  if (io.output == "-") {
+  if (options.output == "-") {
     // The job's own stdout would interleave with the trace.
     spdlog::warn("writing the trace to stdout, where the job's output goes too");
   }
   const std::string raw_dir =
-      Absolute(options.raw_dir.empty() ? (io.output == "-" ? std::string("rp-trace.raw") : io.output + ".raw")
-                                       : options.raw_dir);
+      Absolute(options.raw_dir.empty()
+                   ? (options.output == "-" ? std::string("rp-trace.raw") : options.output + ".raw")
+                   : options.raw_dir);
   // Opened before the job runs: an output that cannot be written fails now.
-  RP_ASSIGN_OR_RETURN(auto writer, OpenMergeOutput(io, raw_dir));
+  RP_ASSIGN_OR_RETURN(auto writer, OpenMergeOutput(open_output, raw_dir));
   RP_RETURN_IF_ERROR(PrepareRawDir(raw_dir));
 
   LaunchOptions launch;
@@ -147,7 +146,7 @@ Status Run(const cli::IoOptions& io, const Options& options) {
                       "nodes can write?)");
   }
   bool complete = false;
-  const Status merged = MergeAndReport(io, raw_dir, options.command, std::move(writer), &complete);
+  const Status merged = MergeAndReport(options, raw_dir, options.command, std::move(writer), &complete);
   if (!merged.ok()) {
     spdlog::warn("raw files kept in {} (rp-record --merge {} merges them again)", raw_dir, raw_dir);
     return merged;

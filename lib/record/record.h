@@ -3,15 +3,18 @@
 #ifndef RP_LIB_RECORD_RECORD_H_
 #define RP_LIB_RECORD_RECORD_H_
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "lib/base/status.h"
-#include "lib/cli/tool.h"
+#include "lib/trace/writer.h"
 
 namespace rp::record {
 
-struct Options {
+struct Config {
+  std::string output = "rp-trace.ndjson.zst";  // the trace ("-": stdout); names the raw directory
   std::vector<std::string> command;  // after --
   std::string merge_dir;             // --merge DIR: merge only
   std::string raw_dir;               // where ranks write (default OUTPUT.raw)
@@ -22,10 +25,14 @@ struct Options {
   bool sites = true;
 };
 
+// Opens config.output for the merge, refusing one of `inputs` (the raw
+// files): lib/cli's file handling.
+using OutputOpener = std::function<Expected<std::unique_ptr<trace::Writer>>(const std::vector<std::string>& inputs)>;
+
 // Exit status: 0 when the command succeeded and every rank's data is
 // complete; 2 when the command failed or data is missing (what was
 // recorded is still merged and the gaps are listed).
-Status Run(const cli::IoOptions& io, const Options& options);
+Status Run(const Config& config, const OutputOpener& open_output);
 
 }  // namespace rp::record
 

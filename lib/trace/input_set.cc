@@ -2,14 +2,23 @@
 
 namespace rp::trace {
 
-InputSet::InputSet(std::vector<std::string> paths, const ReaderOptions& options)
-    : paths_(std::move(paths)), options_(options) {}
+InputSet::InputSet(std::vector<Opener> inputs, const ReaderOptions& options)
+    : inputs_(std::move(inputs)), options_(options) {}
+
+InputSet::InputSet(const std::vector<std::string>& paths, const ReaderOptions& options) : options_(options) {
+  for (const std::string& path : paths) inputs_.push_back([path] { return OpenInput(path); });
+}
+
+void InputSet::Rewind() {
+  *this = InputSet(std::move(inputs_), options_);
+}
 
 Expected<bool> InputSet::Next(Record* record) {
   for (;;) {
     if (!reader_) {
-      if (next_path_ == paths_.size()) return false;
-      RP_ASSIGN_OR_RETURN(reader_, Reader::Open(paths_[next_path_++], options_));
+      if (next_input_ == inputs_.size()) return false;
+      RP_ASSIGN_OR_RETURN(std::unique_ptr<ByteSource> source, inputs_[next_input_++]());
+      reader_ = std::make_unique<Reader>(std::move(source), options_);
     }
     RP_ASSIGN_OR_RETURN(bool more, reader_->Next(record));
     if (!more) {

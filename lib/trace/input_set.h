@@ -1,10 +1,15 @@
 // Reads several rp-trace inputs as one stream, in the order given: the first
 // input's header opens the stream and later inputs' headers are dropped
 // (counted in differing_headers() when they describe another run). This is
-// what every rp-* tool does with `rp-x a.zst b.zst`.
+// what every rp-* tool does with `rp-x a.zst b.zst`, and what the stages'
+// libraries read: files, stdin or bytes in memory alike.
+//
+//   trace::InputSet files({"a.ndjson.zst", "b.ndjson"}, {});
+//   trace::InputSet memory({[&] { return trace::MemoryInput("t.ndjson", text); }}, {});
 #ifndef RP_LIB_TRACE_INPUT_SET_H_
 #define RP_LIB_TRACE_INPUT_SET_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,9 +19,20 @@
 
 namespace rp::trace {
 
+// Opens one input from its start; called again by InputSet::Rewind().
+using Opener = std::function<Expected<std::unique_ptr<ByteSource>>()>;
+
 class InputSet {
  public:
-  InputSet(std::vector<std::string> paths, const ReaderOptions& options);
+  InputSet(std::vector<Opener> inputs, const ReaderOptions& options);
+  // Files by path ("-": stdin).
+  InputSet(const std::vector<std::string>& paths, const ReaderOptions& options);
+
+  // Starts again at the first input, for a second pass: every input is
+  // opened again (stdin only if it is a regular file, or a spooled copy
+  // put in its place: lib/cli's OpenStreams does that for stages that
+  // rewind).
+  void Rewind();
 
   // Next record of the concatenated inputs; false after the last one.
   Expected<bool> Next(Record* record);
@@ -34,9 +50,9 @@ class InputSet {
   int differing_headers() const { return differing_headers_; }
 
  private:
-  std::vector<std::string> paths_;
+  std::vector<Opener> inputs_;
   ReaderOptions options_;
-  size_t next_path_ = 0;
+  size_t next_input_ = 0;
   std::unique_ptr<Reader> reader_;
   uint64_t done_bytes_ = 0;
   int64_t skipped_ = 0;

@@ -15,6 +15,13 @@ namespace {
 
 constexpr uint32_t kZstdMagic = 0xFD2FB528;  // little-endian frame magic
 
+bool IsZstd(std::string_view head) {
+  uint32_t magic = 0;
+  if (head.size() < 4) return false;
+  std::memcpy(&magic, head.data(), 4);
+  return magic == kZstdMagic;
+}
+
 std::string Errno(const std::string& what, const std::string& name) {
   return name + ": " + what + ": " + std::strerror(errno);
 }
@@ -71,9 +78,29 @@ class FdSource : public ByteSource {
   uint64_t raw_bytes_ = 0;
 };
 
+// Bytes held in memory.
+class MemorySource : public ByteSource {
+ public:
+  MemorySource(std::string name, std::string bytes) : name_(std::move(name)), bytes_(std::move(bytes)) {}
+  Expected<size_t> Read(char* buffer, size_t capacity) override {
+    const size_t n = std::min(capacity, bytes_.size() - pos_);
+    std::memcpy(buffer, bytes_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+  uint64_t raw_bytes() const override { return pos_; }
+  bool compressed() const override { return false; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  std::string name_;
+  std::string bytes_;
+  size_t pos_ = 0;
+};
+
 class ZstdSource : public ByteSource {
  public:
-  explicit ZstdSource(std::unique_ptr<FdSource> file)
+  explicit ZstdSource(std::unique_ptr<ByteSource> file)
       : file_(std::move(file)), in_buf_(ZSTD_DStreamInSize()) {
     stream_ = ZSTD_createDStream();
     ZSTD_initDStream(stream_);
@@ -114,7 +141,7 @@ class ZstdSource : public ByteSource {
   const std::string& name() const override { return file_->name(); }
 
  private:
-  std::unique_ptr<FdSource> file_;
+  std::unique_ptr<ByteSource> file_;
   ZSTD_DStream* stream_;
   std::vector<char> in_buf_;
   ZSTD_inBuffer in_{nullptr, 0, 0};
@@ -189,12 +216,38 @@ Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path) {
     file = std::make_unique<FdSource>(fd, path, true);
   }
   RP_ASSIGN_OR_RETURN(std::string_view head, file->Peek(4));
-  if (head.size() == 4) {
-    uint32_t magic;
-    std::memcpy(&magic, head.data(), 4);
-    if (magic == kZstdMagic) return std::unique_ptr<ByteSource>(new ZstdSource(std::move(file)));
-  }
+  if (IsZstd(head)) return std::unique_ptr<ByteSource>(new ZstdSource(std::move(file)));
   return std::unique_ptr<ByteSource>(std::move(file));
+}
+
+std::unique_ptr<ByteSource> MemoryInput(std::string name, std::string bytes) {
+  const bool zstd = IsZstd(bytes);
+  auto memory = std::make_unique<MemorySource>(std::move(name), std::move(bytes));
+  if (zstd) return std::make_unique<ZstdSource>(std::move(memory));
+  return memory;
+}
+
+namespace {
+
+class StringSink : public ByteSink {
+ public:
+  StringSink(std::string* out, std::string name) : out_(out), name_(std::move(name)) {}
+  Status Write(std::string_view bytes) override {
+    out_->append(bytes);
+    return OkStatus();
+  }
+  Status Close() override { return OkStatus(); }
+  const std::string& name() const override { return name_; }
+
+ private:
+  std::string* out_;
+  std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSink> StringOutput(std::string* out, std::string name) {
+  return std::make_unique<StringSink>(out, std::move(name));
 }
 
 bool HasZstdSuffix(std::string_view path) {

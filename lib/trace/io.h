@@ -35,6 +35,10 @@ class ByteSource {
 // Opens `path`, or stdin for "-". Detects zstd by its magic number.
 Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path);
 
+// `bytes` as an input named `name` (plain NDJSON or zstd, detected as for
+// files): for tests and callers that hold a trace in memory.
+std::unique_ptr<ByteSource> MemoryInput(std::string name, std::string bytes);
+
 // zstd level of -z output. On rp-trace NDJSON level 1 writes smaller files
 // than zstd's usual default 3 (14.4 vs 16.6 bytes per halo record, 180 vs
 // 198 KB for the demo's cpath stream) and compresses ~30% faster.
@@ -64,6 +68,10 @@ class ByteSink {
 // to a terminal unless options.force.
 Expected<std::unique_ptr<ByteSink>> OpenOutput(const std::string& path,
                                                const OutputOptions& options);
+
+// Appends to *out (which must outlive the sink): for tests, and for
+// callers that read back what a stage wrote.
+std::unique_ptr<ByteSink> StringOutput(std::string* out, std::string name = "<memory>");
 
 // True when `path` names zstd output by convention (ends in ".zst").
 bool HasZstdSuffix(std::string_view path);

@@ -311,7 +311,7 @@ TEST(InputSet, ConcatenatesAndKeepsTheFirstHeader) {
   const std::string other = R"({"type":"header","schema":"rp-trace/1","producer":["test"],"app":"other"})";
   const std::string a = WriteFile("a.ndjson", kHeader + "\n" + Site(1) + "\n");
   const std::string b = WriteFile("b.zst", Zstd(other + "\n" + Site(2) + "\n"));
-  InputSet inputs({a, b}, {});
+  InputSet inputs(std::vector<std::string>{a, b}, {});
   Record record;
   std::vector<std::string> lines;
   for (;;) {

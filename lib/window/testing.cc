@@ -25,7 +25,7 @@ TestTrace ReadOneWindow(const std::string& text) {
   static int counter = 0;
   const std::string path = ::testing::TempDir() + "/test-trace-" + std::to_string(counter++) + ".ndjson";
   std::ofstream(path) << text;
-  trace::InputSet input({path}, {});
+  trace::InputSet input(std::vector<std::string>{path}, {});
   WindowReader reader(input);
   TestTrace out;
   Status status = reader.Start();

@@ -1,5 +1,7 @@
 #include "lib/window/window.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <string>
 #include <unordered_map>
@@ -70,6 +72,10 @@ void Window::Clear() {
   ids.clear();
   resolved.clear();
   for (auto& r : by_rank) r.clear();
+}
+
+void WarnAboutInput(const WindowReader& reader) {
+  for (const std::string& warning : reader.input_report().Warnings(reader.hold_limit())) spdlog::warn(warning);
 }
 
 Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
@@ -648,6 +654,7 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
       if (e.seq == window->events[indices[k - 1]].seq) CountDuplicateSeq(e);
     }
   }
+  if (progress_) progress_(records_read_);
 }
 
 void WindowReader::CountDuplicateSeq(const Event& e) {

@@ -118,7 +118,7 @@ struct InputReport {
 };
 
 // How many records a rank may stay silent while it holds a window open,
-// by default (WindowReader::set_hold_limit): ~400 MB of buffered records.
+// by default (ReadConfig::hold_limit): ~400 MB of buffered records.
 inline constexpr int64_t kDefaultHoldLimit = int64_t{1} << 20;
 
 // The most ranks a stream may claim: more than any MPI run yet (the largest
@@ -147,10 +147,29 @@ enum class Boundaries {
   kEverySync,
 };
 
+// How a stage's caller wants its windows read (the command line's --hold
+// and progress line, or a test's).
+struct ReadConfig {
+  // A rank that sends nothing for `hold_limit` records while the others
+  // have gone past a global synchronization it has not reached holds every
+  // later record in memory: its records are missing (a lost file, a
+  // producer that names ranks it never traced) or come much later (a trace
+  // sorted by rank). After that many records it is taken as finished, so
+  // that memory stays bounded, and reported (input_report()). Ranks whose
+  // rank record gives their `events` are waited for: they will come.
+  // Likewise a window that has held that many records ends at the next
+  // global synchronization even when it is not clean.
+  int64_t hold_limit = kDefaultHoldLimit;
+  // Called after each window with the records read so far; may be empty.
+  std::function<void(int64_t records_read)> progress;
+};
+
 class WindowReader {
  public:
-  explicit WindowReader(trace::InputSet& input, Boundaries boundaries = Boundaries::kClean)
-      : input_(input), boundaries_(boundaries) {}
+  explicit WindowReader(trace::InputSet& input, Boundaries boundaries = Boundaries::kClean,
+                        ReadConfig config = {})
+      : input_(input), boundaries_(boundaries), progress_(std::move(config.progress)),
+        hold_limit_(std::max<int64_t>(config.hold_limit, 1)) {}
 
   // Reads the header and the dictionary records that precede the first
   // event (the usual order); later dictionary records are still honoured.
@@ -160,16 +179,6 @@ class WindowReader {
   // The next window; false after the last.
   Expected<bool> Next(Window* window);
 
-  // A rank that sends nothing for `records` records while the others have
-  // gone past a global synchronization it has not reached holds every
-  // later record in memory: its records are missing (a lost file, a
-  // producer that names ranks it never traced) or come much later (a trace
-  // sorted by rank). After that many records it is taken as finished, so
-  // that memory stays bounded, and reported (input_report()). Ranks whose
-  // rank record gives their `events` are waited for: they will come.
-  // Likewise a window that has held that many records ends at the next
-  // global synchronization even when it is not clean.
-  void set_hold_limit(int64_t records) { hold_limit_ = std::max<int64_t>(records, 1); }
   int64_t hold_limit() const { return hold_limit_; }
   const InputReport& input_report() const { return report_; }
 
@@ -192,7 +201,7 @@ class WindowReader {
     int64_t seen = 0;
     int64_t syncs = 0;  // global synchronizations completed
     int64_t last_read = 0;  // records_read_ at its latest record
-    bool given_up = false;  // taken as finished (set_hold_limit), or first seen late
+    bool given_up = false;  // taken as finished (ReadConfig::hold_limit), or first seen late
     int64_t active = 0;
     IdTable<Request> requests;  // by request id
     int64_t sent = 0, received = 0;  // messages, cumulative
@@ -266,6 +275,7 @@ class WindowReader {
 
   trace::InputSet& input_;
   const Boundaries boundaries_;
+  const std::function<void(int64_t)> progress_;
   Dictionary dict_;
   trace::Record record_;
   bool have_first_ = false;  // record_ holds the first event, read by Start()
@@ -286,12 +296,16 @@ class WindowReader {
   // there, and the most any rank completed; recounted when the fewest move.
   int64_t fewest_ = 0, at_fewest_ = 0, most_ = 0;
   bool recount_ = true;
-  int64_t hold_limit_ = kDefaultHoldLimit;
+  const int64_t hold_limit_;
   int64_t next_hold_check_ = 0;  // records_read_ at which to look for silent ranks
   InputReport report_;
   int64_t next_boundary_ = 1;  // the synchronization instance that may end the window
   int64_t window_index_ = 0;
 };
+
+// The reader's warnings about its input (InputReport::Warnings), on the
+// log (stderr in the tools), once the input is read.
+void WarnAboutInput(const WindowReader& reader);
 
 // Starts a stage's output: the stream's header with `tool` ("rp-phases 1.0")
 // appended to its producers and `amend` applied, then every other record

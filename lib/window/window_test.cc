@@ -28,8 +28,9 @@ std::string Mpi(int rank, int seq, const std::string& fn, int t0, int t1, const 
 // `text` written to the file `name` in the test's directory, and a window
 // reader on it (not started).
 struct TraceReader {
-  TraceReader(const std::string& name, const std::string& text, Boundaries boundaries = Boundaries::kClean)
-      : input({Write(name, text)}, {}), reader(input, boundaries) {}
+  TraceReader(const std::string& name, const std::string& text, Boundaries boundaries = Boundaries::kClean,
+              int64_t hold = kDefaultHoldLimit)
+      : input(std::vector<std::string>{Write(name, text)}, {}), reader(input, boundaries, ReadConfig{hold, nullptr}) {}
   static std::string Write(const std::string& name, const std::string& text) {
     const std::string path = ::testing::TempDir() + "/" + name;
     std::ofstream(path) << text;
@@ -44,9 +45,8 @@ struct TraceReader {
 std::vector<std::vector<std::string>> Windows(const std::string& text,
                                               Boundaries boundaries = Boundaries::kClean,
                                               int64_t hold = kDefaultHoldLimit, InputReport* report = nullptr) {
-  TraceReader trace("window.ndjson", text, boundaries);
+  TraceReader trace("window.ndjson", text, boundaries, hold);
   WindowReader& reader = trace.reader;
-  reader.set_hold_limit(hold);
   EXPECT_TRUE(reader.Start().ok());
   std::vector<std::vector<std::string>> out;
   Window w;
@@ -479,7 +479,9 @@ TEST(Window, KeepsTheLinesOfAnInputAlreadyClosed) {
     second += barrier;
     expected.push_back(Strip(barrier));
   }
-  trace::InputSet input({TraceReader::Write("first.ndjson", first), TraceReader::Write("second.ndjson", second)}, {});
+  trace::InputSet input(
+      std::vector<std::string>{TraceReader::Write("first.ndjson", first), TraceReader::Write("second.ndjson", second)},
+      {});
   WindowReader reader(input);
   ASSERT_TRUE(reader.Start().ok());
   Window w;

@@ -1,0 +1,50 @@
+// Which clock each rank's times are mapped with (rp-clocksync's step 1):
+// a line through the collector's ping-pong measurements, a fit of the gaps
+// between global synchronization exits, or none.
+#ifndef RP_LIB_CLOCKSYNC_CLOCKS_H_
+#define RP_LIB_CLOCKSYNC_CLOCKS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/clock/gaps.h"
+#include "lib/clock/linear.h"
+#include "lib/window/window.h"
+
+namespace rp::clocksync {
+
+enum class Method {
+  kAuto,      // pingpong when the trace has measurements, else identity
+  kPingpong,  // lines through the collector's MPI_Init/MPI_Finalize offsets
+  kGaps,      // lines through the exits of global synchronizations
+  kIdentity,  // times left as they are
+};
+std::string_view MethodName(Method method);
+
+// The ranks of a stream: the header's count, or (without one, or when it
+// is short) as many as its rank, comm and clock records name. Clock
+// records naming ranks beyond the header's count are warned of.
+int64_t CountRanks(const window::Dictionary& dict);
+
+struct Clocks {
+  Method method = Method::kIdentity;  // the one used (kAuto resolved)
+  std::vector<clock::LinearClock> by_rank;
+  // Each rank's summary method: "linear", "gaps" or "identity".
+  std::vector<std::string> method_of;
+};
+
+// The clock of each of `ranks` ranks. `exits` are the ranks' global
+// synchronization exits (Method::kGaps only). A drift beyond 1% is dropped
+// (offset kept) with a warning; so are ranks without measurements.
+Expected<Clocks> ChooseClocks(const window::Dictionary& dict, int64_t ranks, Method requested,
+                              std::vector<std::vector<clock::SyncExit>> exits, int64_t gaps_tolerance);
+
+// A duration for messages: "12.345 ms", "3.210 us", "17 ns".
+std::string Ns(int64_t ns);
+
+}  // namespace rp::clocksync
+
+#endif  // RP_LIB_CLOCKSYNC_CLOCKS_H_

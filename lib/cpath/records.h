@@ -1,0 +1,56 @@
+// rp-cpath's output records (lib/trace/schema.h: cp_summary, cp_profile,
+// cp_imbalance, cp_zeroing, cp_top) made from what a Scope added up, with
+// call sites described from the stream's site records.
+#ifndef RP_LIB_CPATH_RECORDS_H_
+#define RP_LIB_CPATH_RECORDS_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/cpath/scope.h"
+#include "lib/graph/path.h"
+#include "lib/trace/writer.h"
+#include "lib/window/window.h"
+
+namespace rp::cpath {
+
+class RecordWriter {
+ public:
+  RecordWriter(const window::Dictionary& dict, trace::Writer& out);
+
+  // The run's (phase kNone) or a phase's cp_summary, cp_profile (by site,
+  // and for the run by function too) and cp_imbalance (by call site, by
+  // process when `ranks`, and for the program). `problems`: the run's.
+  struct Span {
+    int64_t start, end;
+  };
+  Status WriteScope(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems,
+                    bool ranks);
+  // cp_zeroing, largest reduction first.
+  Status WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results);
+  // cp_top: the sites with more than 1/m of the path (appendix B).
+  Status WriteTop(const Scope& run, int m);
+
+ private:
+  Status WriteSummary(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems);
+  Status WriteProfile(const Scope& scope, int64_t phase);
+  Status WriteFunctionProfile(const Scope& run);
+  Status WriteImbalance(const Scope& scope, int64_t phase, bool ranks);
+  // The function containing a site, "?" when its record does not say.
+  std::string FunctionOf(int32_t site) const;
+  template <typename R>
+  void DescribeSite(int32_t site, int32_t fn, R* r) const;
+
+  std::unordered_map<int64_t, trace::SiteRecord> sites_;
+  trace::Writer& out_;
+};
+
+// The MPI function of an mpi::kFunctions index, "?" for none.
+const char* CallName(int32_t fn);
+
+}  // namespace rp::cpath
+
+#endif  // RP_LIB_CPATH_RECORDS_H_

@@ -1,0 +1,60 @@
+#include "lib/cpath/scope.h"
+
+#include <algorithm>
+
+namespace rp::cpath {
+
+void Scope::AddSegment(const graph::Segment& s) {
+  length += s.length;
+  ++segments;
+  by_kind[static_cast<int>(s.kind)] += s.kind == graph::SegmentKind::kWait ? s.t1 - s.t0 : s.length;
+  last_rank = s.rank;
+  Rank(s.rank).cp += s.length;
+  SiteStats& site = sites[s.site];
+  if (site.fn < 0) site.fn = s.fn;
+  if (s.kind == graph::SegmentKind::kCompute) site.cp_compute += s.length;
+  else site.cp_mpi += s.length;
+}
+
+void Scope::AddCall(const window::Event& e, int64_t compute_before, const graph::CallTimes& t) {
+  start = std::min(start, e.t0 - compute_before);
+  end = std::max(end, e.t1);
+  SiteStats& site = sites[e.site];
+  if (site.fn < 0) site.fn = e.fn;
+  site.time_compute += compute_before;
+  site.time_mpi += e.t1 - e.t0;
+  ++site.calls;
+  site.wait_before += t.wait_before;
+  site.wait_after += t.wait_after;
+  site.execution += t.execution;
+  RankStats& rank = Rank(e.rank);
+  rank.compute += compute_before;
+  rank.wait_before += t.wait_before;
+  rank.wait_after += t.wait_after;
+  rank.execution += t.execution;
+}
+
+RankStats Scope::program() const {
+  RankStats p;
+  for (const RankStats& r : ranks) {
+    p.compute += r.compute, p.wait_before += r.wait_before;
+    p.wait_after += r.wait_after, p.execution += r.execution;
+  }
+  return p;
+}
+
+int64_t Scope::total_time() const {
+  int64_t total = 0;
+  for (const auto& [id, s] : sites) total += s.time();
+  return total;
+}
+
+std::vector<int32_t> Scope::ProfileOrder() const {
+  std::vector<int32_t> order;
+  for (const auto& [site, s] : sites) order.push_back(site);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int32_t a, int32_t b) { return sites.at(a).cp() > sites.at(b).cp(); });
+  return order;
+}
+
+}  // namespace rp::cpath

@@ -1,0 +1,72 @@
+// What rp-cpath adds up for the whole run and for each phase: the critical
+// path's segments by kind, rank and call site, and every call's time where
+// it went (computation before it, waiting, execution), for the profile's
+// CP% next to time% (online critical path paper §3) and the imbalance
+// metrics (mpi-graph paper §5.2).
+#ifndef RP_LIB_CPATH_SCOPE_H_
+#define RP_LIB_CPATH_SCOPE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/graph/imbalance.h"
+#include "lib/graph/path.h"
+#include "lib/window/event.h"
+
+namespace rp::cpath {
+
+struct SiteStats {
+  int64_t cp_compute = 0, cp_mpi = 0;
+  int64_t time_compute = 0, time_mpi = 0, calls = 0;
+  int64_t wait_before = 0, wait_after = 0, execution = 0;
+  int32_t fn = -1;  // the MPI function called there
+  int64_t cp() const { return cp_compute + cp_mpi; }
+  int64_t time() const { return time_compute + time_mpi; }
+};
+
+struct RankStats {
+  int64_t cp = 0, compute = 0, wait_before = 0, wait_after = 0, execution = 0;
+};
+
+// The run, or one phase.
+struct Scope {
+  int64_t start = INT64_MAX, end = INT64_MIN;  // of its calls
+  int64_t length = 0, segments = 0;
+  int64_t by_kind[4] = {};  // by graph::SegmentKind; waits by their duration
+  int32_t last_rank = -1;   // where its part of the path ends
+  std::map<int32_t, SiteStats> sites;
+  std::vector<RankStats> ranks;
+
+  RankStats& Rank(int32_t rank) {
+    if (static_cast<size_t>(rank) >= ranks.size()) ranks.resize(rank + 1);
+    return ranks[rank];
+  }
+  void AddSegment(const graph::Segment& s);
+  // A call, with the computation since its rank's previous call.
+  void AddCall(const window::Event& e, int64_t compute_before, const graph::CallTimes& t);
+  // Every rank's times added up: the program (mpi-graph §5.2).
+  RankStats program() const;
+  int64_t total_time() const;
+  // Sites by critical-path time, then by id.
+  std::vector<int32_t> ProfileOrder() const;
+};
+
+// What the graph could not model, for the summary and the warnings.
+struct Problems {
+  graph::GraphProblems graph;
+  int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved_receives = 0;
+  int64_t incomplete_ranks = 0;
+  std::vector<std::string> examples;
+  bool partial() const {
+    return graph.backward_edges || graph.cycle_edges || unmatched_sends || unmatched_receives ||
+           unresolved_receives || incomplete_ranks;
+  }
+};
+
+inline double Share(int64_t part, int64_t whole) { return whole > 0 ? static_cast<double>(part) / whole : 0.0; }
+
+}  // namespace rp::cpath
+
+#endif  // RP_LIB_CPATH_SCOPE_H_

@@ -1,0 +1,21 @@
+// Numbers as reports print them.
+#ifndef RP_LIB_REPORT_FORMAT_H_
+#define RP_LIB_REPORT_FORMAT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rp::report {
+
+// A duration in the unit that keeps 3-4 significant digits: "17 ns",
+// "3.210 us", "12.345 ms", "1.202 s".
+std::string Duration(int64_t ns);
+// A share as a percentage, right-aligned in 6 columns: " 50.3%".
+std::string Percent(double share);
+// The file name without its directories.
+std::string_view BaseName(std::string_view path);
+
+}  // namespace rp::report
+
+#endif  // RP_LIB_REPORT_FORMAT_H_
