@@ -221,185 +221,225 @@ Violations CountViolations(const window::Window& w, const Constraints& constrain
   return v;
 }
 
+namespace {
+
+// A jump of the forward pass: the event at `position` in its rank's
+// by_rank list ended `delta` later than its clock said.
+struct Jump {
+  size_t position;
+  int64_t delta;
+  int64_t at;  // the event's end before the jump
+};
+
+// The controlled-logical-clock forward pass. Each event is started (its
+// start is final once the previous event of its rank has finished, and
+// feeds the gates it is a source of) and then finished (its end waits for
+// its gates and may jump). A blocking collective is both a source and a
+// dependent of its own gate.
+class ForwardPass {
+ public:
+  ForwardPass(window::Window& w, const Gates& gates, int64_t min_latency, std::vector<int64_t>& shift)
+      : w_(w), gates_(gates), min_latency_(min_latency), ranks_(w.by_rank.size()), shift_(shift),
+        value_(gates.gates.size(), INT64_MIN), waiting_(gates.gates.size()), position_(ranks_, 0),
+        queued_(ranks_, false), rank_of_(w.events.size()), jumps_(ranks_) {
+    // Each gate's latest source start so far, and how many sources (and
+    // parent) have yet to start (complete).
+    for (size_t g = 0; g < gates.gates.size(); ++g) {
+      const Gate& gate = gates.gates[g];
+      waiting_[g] = static_cast<int32_t>(gate.dependents_at - gate.sources_at) + (gate.parent >= 0 ? 1 : 0);
+    }
+    if (shift_.size() < ranks_) shift_.resize(ranks_, 0);
+    for (size_t i = 0; i < w.events.size(); ++i) rank_of_[i] = w.events[i].rank;  // dense: no event read
+  }
+
+  // Returns the dependencies cycles made it break.
+  int64_t Run() {
+    int64_t cycles = 0;
+    for (size_t r = 0; r < ranks_; ++r) Start(r);
+    size_t remaining = w_.events.size();
+    while (remaining > 0) {
+      size_t r = ranks_;
+      if (!ready_ranks_.empty()) {
+        r = ready_ranks_.back();
+        ready_ranks_.pop_back();
+        queued_[r] = false;
+      } else {
+        // Every rank waits on another: the trace's dependencies form a cycle
+        // (messages matched wrongly, a corrupt trace). Go on with the earliest.
+        int64_t earliest = INT64_MAX;
+        for (size_t q = 0; q < ranks_; ++q) {
+          const int64_t e = NextEvent(q);
+          if (e >= 0 && w_.events[e].t0 < earliest) {
+            earliest = w_.events[e].t0;
+            r = q;
+          }
+        }
+        if (r == ranks_) break;
+        ++cycles;
+      }
+      Finish(r);
+      --remaining;
+      Start(r);
+    }
+    return cycles;
+  }
+
+  const std::vector<std::vector<Jump>>& jumps() const { return jumps_; }
+
+ private:
+  int64_t NextEvent(size_t r) const {
+    return position_[r] < w_.by_rank[r].size() ? static_cast<int64_t>(w_.by_rank[r][position_[r]]) : int64_t{-1};
+  }
+  bool Ready(uint32_t e) const {
+    for (int32_t g : gates_.waits[e]) {
+      if (waiting_[g] > 0) return false;
+    }
+    return true;
+  }
+  // Ranks whose started event can finish. The order they are taken in does
+  // not matter: an event's times depend only on its rank's earlier events
+  // and its gates' sources, all final once it is ready (and when none is
+  // ready, every order has processed the same events).
+  void Offer(size_t r) {
+    const int64_t e = NextEvent(r);
+    if (e >= 0 && !queued_[r] && Ready(static_cast<uint32_t>(e))) {
+      queued_[r] = true;
+      ready_ranks_.push_back(r);
+    }
+  }
+  void CompleteGate(int32_t first) {
+    completed_gates_.assign(1, first);
+    while (!completed_gates_.empty()) {
+      const int32_t g = completed_gates_.back();
+      completed_gates_.pop_back();
+      if (const int32_t child = gates_.gates[g].child; child >= 0) {
+        value_[child] = std::max(value_[child], value_[g]);
+        if (--waiting_[child] == 0) completed_gates_.push_back(child);
+      }
+      for (uint32_t d : gates_.dependents(g)) Offer(rank_of_[d]);
+    }
+  }
+  void Start(size_t r) {
+    const int64_t e = NextEvent(r);
+    if (e < 0) return;
+    // The rank's next event, likely far off in a window of many ranks, is
+    // fetched while other ranks go on.
+    if (position_[r] + 1 < w_.by_rank[r].size()) __builtin_prefetch(&w_.events[w_.by_rank[r][position_[r] + 1]]);
+    Event& ev = w_.events[e];
+    ev.t0 += shift_[r];
+    for (int32_t g : gates_.feeds[e]) {
+      value_[g] = std::max(value_[g], ev.t0);
+      if (--waiting_[g] == 0) CompleteGate(g);
+    }
+    Offer(r);
+  }
+  // The end of rank r's started event: at least its gates' value plus the
+  // minimal latency; a jump shifts the rest of the rank.
+  void Finish(size_t r) {
+    const uint32_t e = static_cast<uint32_t>(NextEvent(r));
+    Event& ev = w_.events[e];
+    ev.t1 += shift_[r];
+    int64_t required = INT64_MIN;
+    for (int32_t g : gates_.waits[e]) {
+      if (value_[g] != INT64_MIN) required = std::max(required, value_[g] + min_latency_);
+    }
+    if (required != INT64_MIN && ev.t1 < required) {
+      const int64_t delta = required - ev.t1;
+      jumps_[r].push_back(Jump{position_[r], delta, ev.t1});
+      ev.t1 = required;
+      shift_[r] += delta;
+    }
+    ++position_[r];
+  }
+
+  window::Window& w_;
+  const Gates& gates_;
+  const int64_t min_latency_;
+  const size_t ranks_;
+  std::vector<int64_t>& shift_;
+  std::vector<int64_t> value_;
+  std::vector<int32_t> waiting_;
+  std::vector<size_t> position_;
+  std::vector<size_t> ready_ranks_;
+  std::vector<bool> queued_;
+  std::vector<int32_t> rank_of_;
+  std::vector<int32_t> completed_gates_;
+  std::vector<std::vector<Jump>> jumps_;
+};
+
+// The backward amortisation: each jump spread over the time before it, at
+// most max_slope fast, capped so that no moved send overtakes its receive.
+void Amortize(window::Window& w, const Gates& gates, const RepairOptions& options,
+              const std::vector<std::vector<Jump>>& jumps) {
+  // The earliest end each source may not pass: its gates' dependents' ends.
+  std::vector<int64_t> gate_limit(gates.gates.size(), INT64_MAX);
+  for (size_t g = 0; g < gates.gates.size(); ++g) {
+    for (uint32_t d : gates.dependents(static_cast<int32_t>(g))) gate_limit[g] = std::min(gate_limit[g], w.events[d].t1);
+  }
+  // A prefix chain's sources also bound the chain's later dependents;
+  // children come after their parents.
+  for (size_t g = gates.gates.size(); g-- > 0;) {
+    const int32_t parent = gates.gates[g].parent;
+    if (parent >= 0) gate_limit[parent] = std::min(gate_limit[parent], gate_limit[g]);
+  }
+  for (size_t r = 0; r < jumps.size(); ++r) {
+    const std::vector<uint32_t>& events = w.by_rank[r];
+    // The walk back stops after the previous jump's event (or at the
+    // window's first event): what the ramp has not reached by then is left
+    // there, as a longer gap, so that no ramp runs faster than max_slope (a
+    // ramp squeezed into a short stretch would stretch the calls in it by
+    // up to the whole jump).
+    size_t stop = 0;
+    for (const Jump& jump : jumps[r]) {
+      const int64_t end = jump.at;  // the ramp reaches the full jump here
+      // rp-clocksync holds a run's times to a span of 2^61: a longer ramp
+      // starts before any, and x - start below stays within 2^63.
+      const double length = std::min(std::ceil(static_cast<double>(jump.delta) / options.max_slope), 0x1p61);
+      const int64_t start = end - static_cast<int64_t>(length);
+      const size_t first = stop;
+      stop = jump.position + 1;
+      if (end <= start) continue;
+      const double span = static_cast<double>(end - start);
+      auto ramp = [&](int64_t x) {
+        // Multiplied first: delta (x - start) / span is then exact when whole.
+        return static_cast<int64_t>(std::floor(static_cast<double>(jump.delta) * static_cast<double>(x - start) / span));
+      };
+      // Walk back from the jumping event: each time point may move by at
+      // most the ramp, its own cap, and what the next point moved.
+      int64_t allowed = jump.delta;
+      for (size_t p = jump.position + 1; p-- > first;) {
+        Event& ev = w.events[events[p]];
+        if (p != jump.position) {
+          if (ev.t1 < start) break;
+          allowed = std::min(allowed, ramp(ev.t1));
+          ev.t1 += std::max<int64_t>(0, allowed);
+        }
+        if (ev.t0 < start) break;
+        int64_t cap = INT64_MAX;
+        for (int32_t g : gates.feeds[events[p]]) cap = std::min(cap, gate_limit[g] - options.min_latency - ev.t0);
+        allowed = std::min({allowed, ramp(ev.t0), cap});
+        ev.t0 += std::max<int64_t>(0, allowed);
+        if (allowed <= 0) break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 RepairResult Repair(window::Window* window, const Constraints& constraints, const RepairOptions& options,
                     std::vector<int64_t>* carried) {
   window::Window& w = *window;
   const Gates& gates = constraints.gates();
-  const size_t ranks = w.by_rank.size();
-  RepairResult result;
-  result.ranks.resize(ranks);
   std::vector<std::pair<int64_t, int64_t>> before(w.events.size());
   for (size_t i = 0; i < w.events.size(); ++i) before[i] = {w.events[i].t0, w.events[i].t1};
 
-  // Forward pass state of each gate: the latest source start so far, and
-  // how many sources (and parent) have yet to start (complete).
-  std::vector<int64_t> value(gates.gates.size(), INT64_MIN);
-  std::vector<int32_t> waiting(gates.gates.size());
-  for (size_t g = 0; g < gates.gates.size(); ++g) {
-    const Gate& gate = gates.gates[g];
-    waiting[g] = static_cast<int32_t>(gate.dependents_at - gate.sources_at) + (gate.parent >= 0 ? 1 : 0);
-  }
-  std::vector<size_t> position(ranks, 0);
-  if (carried->size() < ranks) carried->resize(ranks, 0);
-  std::vector<int64_t>& shift = *carried;
-  struct Jump {
-    size_t position;  // in by_rank
-    int64_t delta;
-    int64_t at;       // the event's end before the jump
-  };
-  std::vector<std::vector<Jump>> jumps(ranks);
+  RepairResult result;
+  ForwardPass pass(w, gates, options.min_latency, *carried);
+  result.cycles_broken = pass.Run();
+  if (options.amortize && options.max_slope > 0) Amortize(w, gates, options, pass.jumps());
 
-  // Each event is started (its start is final once the previous event of
-  // its rank has finished, and feeds the gates it is a source of) and then
-  // finished (its end waits for its gates and may jump). A blocking
-  // collective is both a source and a dependent of its own gate.
-  auto next_event = [&](size_t r) -> int64_t {
-    return position[r] < w.by_rank[r].size() ? static_cast<int64_t>(w.by_rank[r][position[r]]) : int64_t{-1};
-  };
-  auto ready = [&](uint32_t e) {
-    for (int32_t g : gates.waits[e]) {
-      if (waiting[g] > 0) return false;
-    }
-    return true;
-  };
-  // Ranks whose started event can finish. The order they are taken in
-  // does not matter: an event's times depend only on its rank's earlier
-  // events and its gates' sources, all final once it is ready (and when
-  // none is ready, every order has processed the same events).
-  std::vector<size_t> ready_ranks;
-  std::vector<bool> queued(ranks, false);
-  std::vector<int32_t> rank_of(w.events.size());  // dense: no event read to find its rank
-  for (size_t i = 0; i < w.events.size(); ++i) rank_of[i] = w.events[i].rank;
-  auto offer = [&](size_t r) {
-    const int64_t e = next_event(r);
-    if (e >= 0 && !queued[r] && ready(static_cast<uint32_t>(e))) {
-      queued[r] = true;
-      ready_ranks.push_back(r);
-    }
-  };
-  std::vector<int32_t> completed_gates;
-  auto complete_gate = [&](int32_t first) {
-    completed_gates.assign(1, first);
-    while (!completed_gates.empty()) {
-      const int32_t g = completed_gates.back();
-      completed_gates.pop_back();
-      if (const int32_t child = gates.gates[g].child; child >= 0) {
-        value[child] = std::max(value[child], value[g]);
-        if (--waiting[child] == 0) completed_gates.push_back(child);
-      }
-      for (uint32_t d : gates.dependents(g)) offer(rank_of[d]);
-    }
-  };
-  auto start = [&](size_t r) {
-    const int64_t e = next_event(r);
-    if (e < 0) return;
-    // The rank's next event, likely far off in a window of many ranks,
-    // is fetched while other ranks go on.
-    if (position[r] + 1 < w.by_rank[r].size()) __builtin_prefetch(&w.events[w.by_rank[r][position[r] + 1]]);
-    Event& ev = w.events[e];
-    ev.t0 += shift[r];
-    for (int32_t g : gates.feeds[e]) {
-      value[g] = std::max(value[g], ev.t0);
-      if (--waiting[g] == 0) complete_gate(g);
-    }
-    offer(r);
-  };
-
-  for (size_t r = 0; r < ranks; ++r) start(r);
-  size_t remaining = w.events.size();
-  while (remaining > 0) {
-    size_t r = ranks;
-    if (!ready_ranks.empty()) {
-      r = ready_ranks.back();
-      ready_ranks.pop_back();
-      queued[r] = false;
-    } else {
-      // Every rank waits on another: the trace's dependencies form a cycle
-      // (messages matched wrongly, a corrupt trace). Go on with the earliest.
-      int64_t earliest = INT64_MAX;
-      for (size_t q = 0; q < ranks; ++q) {
-        const int64_t e = next_event(q);
-        if (e >= 0 && w.events[e].t0 < earliest) {
-          earliest = w.events[e].t0;
-          r = q;
-        }
-      }
-      if (r == ranks) break;
-      ++result.cycles_broken;
-    }
-    const uint32_t e = static_cast<uint32_t>(next_event(r));
-    Event& ev = w.events[e];
-    ev.t1 += shift[r];
-    int64_t required = INT64_MIN;
-    for (int32_t g : gates.waits[e]) {
-      if (value[g] != INT64_MIN) required = std::max(required, value[g] + options.min_latency);
-    }
-    if (required != INT64_MIN && ev.t1 < required) {
-      const int64_t delta = required - ev.t1;
-      jumps[r].push_back(Jump{position[r], delta, ev.t1});
-      ev.t1 = required;
-      shift[r] += delta;
-    }
-    ++position[r];
-    --remaining;
-    start(r);
-  }
-
-  if (options.amortize && options.max_slope > 0) {
-    // The earliest end each source may not pass: its gates' dependents' ends.
-    std::vector<int64_t> gate_limit(gates.gates.size(), INT64_MAX);
-    for (size_t g = 0; g < gates.gates.size(); ++g) {
-      for (uint32_t d : gates.dependents(static_cast<int32_t>(g))) gate_limit[g] = std::min(gate_limit[g], w.events[d].t1);
-    }
-    // A prefix chain's sources also bound the chain's later dependents;
-    // children come after their parents.
-    for (size_t g = gates.gates.size(); g-- > 0;) {
-      const int32_t parent = gates.gates[g].parent;
-      if (parent >= 0) gate_limit[parent] = std::min(gate_limit[parent], gate_limit[g]);
-    }
-    for (size_t r = 0; r < ranks; ++r) {
-      const std::vector<uint32_t>& events = w.by_rank[r];
-      // The walk back stops after the previous jump's event (or at the
-      // window's first event): what the ramp has not reached by then is
-      // left there, as a longer gap, so that no ramp runs faster than
-      // max_slope (a ramp squeezed into a short stretch would stretch
-      // the calls in it by up to the whole jump).
-      size_t stop = 0;
-      for (const Jump& jump : jumps[r]) {
-        const int64_t end = jump.at;  // the ramp reaches the full jump here
-        // rp-clocksync holds a run's times to a span of 2^61: a longer ramp
-        // starts before any, and x - start below stays within 2^63.
-        const double length = std::min(std::ceil(static_cast<double>(jump.delta) / options.max_slope), 0x1p61);
-        const int64_t start = end - static_cast<int64_t>(length);
-        const size_t first = stop;
-        stop = jump.position + 1;
-        if (end <= start) continue;
-        const double span = static_cast<double>(end - start);
-        auto ramp = [&](int64_t x) {
-          // Multiplied first: delta (x - start) / span is then exact when whole.
-          return static_cast<int64_t>(std::floor(static_cast<double>(jump.delta) * static_cast<double>(x - start) / span));
-        };
-        // Walk back from the jumping event: each time point may move by at
-        // most the ramp, its own cap, and what the next point moved.
-        int64_t allowed = jump.delta;
-        for (size_t p = jump.position + 1; p-- > first;) {
-          Event& ev = w.events[events[p]];
-          if (p != jump.position) {
-            if (ev.t1 < start) break;
-            allowed = std::min(allowed, ramp(ev.t1));
-            ev.t1 += std::max<int64_t>(0, allowed);
-          }
-          if (ev.t0 < start) break;
-          int64_t cap = INT64_MAX;
-          for (int32_t g : gates.feeds[events[p]]) cap = std::min(cap, gate_limit[g] - options.min_latency - ev.t0);
-          allowed = std::min({allowed, ramp(ev.t0), cap});
-          ev.t0 += std::max<int64_t>(0, allowed);
-          if (allowed <= 0) break;
-        }
-      }
-    }
-  }
-
+  result.ranks.resize(w.by_rank.size());
   for (size_t i = 0; i < w.events.size(); ++i) {
     const Event& ev = w.events[i];
     const int64_t moved = std::max(std::abs(ev.t0 - before[i].first), std::abs(ev.t1 - before[i].second));

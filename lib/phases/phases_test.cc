@@ -80,7 +80,9 @@ TEST(Phases, TagsEveryCallAndSampleAfterItsPhaseRecord) {
       ASSERT_TRUE(r.mpi.has_phase());
       EXPECT_EQ(r.mpi.phase, current);
       // A rank's k-th Barrier closes phase k.
-      if (r.mpi.fn == "MPI_Barrier") EXPECT_EQ(r.mpi.phase, (r.mpi.seq - 2) / 2);
+      if (r.mpi.fn == "MPI_Barrier") {
+        EXPECT_EQ(r.mpi.phase, (r.mpi.seq - 2) / 2);
+      }
       ++tagged;
     }
     if (r.type == trace::RecordType::kSample) {

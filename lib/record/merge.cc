@@ -9,14 +9,14 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <queue>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "collector/raw_format.h"
 #include "lib/base/version.h"
-#include "lib/mpi/functions.h"
+#include "lib/record/events.h"
+#include "lib/record/rank_info.h"
 #include "lib/record/raw_file.h"
 #include "lib/record/symbolizer.h"
 
@@ -26,78 +26,6 @@ namespace {
 const char* const kCommKinds[] = {"world", "self",  "dup",       "split",  "create",
                                   "cart",  "graph", "distgraph", "intercomm", "merge",
                                   "split_type", "create_group", "other"};
-
-struct RawComm {
-  int32_t local_id;
-  int32_t parent;
-  int32_t kind;
-  std::vector<int32_t> members, remote;
-};
-
-// Converts a rank's event times to nanoseconds: identity for ranks that
-// recorded nanoseconds; for time-stamp counter ticks, piecewise linear
-// through the (ticks, ns) pairs the collector wrote with its buffers.
-class TimeMap {
- public:
-  void SetTicks(bool ticks) { ticks_ = ticks; }
-  void Add(int64_t ticks, int64_t ns) { points_.emplace_back(ticks, ns); }
-  void Finish() {
-    std::sort(points_.begin(), points_.end());
-    points_.erase(std::unique(points_.begin(), points_.end(),
-                              [](const auto& a, const auto& b) { return a.first == b.first; }),
-                  points_.end());
-  }
-  bool usable() const { return !ticks_ || points_.size() >= 2; }
-  bool ticks() const { return ticks_; }
-  // Ns per tick over the whole calibration, 0 when unknown.
-  double Rate() const {
-    if (points_.size() < 2) return 0;
-    return static_cast<double>(points_.back().second - points_.front().second) /
-           static_cast<double>(points_.back().first - points_.front().first);
-  }
-  // A rank with a single pair borrows the rate of another rank on its host,
-  // which reads the same counter.
-  void Borrow(double rate) {
-    if (points_.size() != 1 || rate <= 0) return;
-    const auto [t, n] = points_.front();
-    points_.emplace_back(t + 1'000'000'000, n + static_cast<int64_t>(std::llround(1e9 * rate)));
-  }
-  int64_t ToNs(int64_t t) const {
-    if (!ticks_ || points_.size() < 2) return t;
-    auto after = std::upper_bound(points_.begin(), points_.end(), std::make_pair(t, INT64_MAX));
-    if (after == points_.begin()) ++after;
-    if (after == points_.end()) --after;
-    const auto& [t1, n1] = *after;
-    const auto& [t0, n0] = *(after - 1);
-    const double slope = static_cast<double>(n1 - n0) / static_cast<double>(t1 - t0);
-    return n0 + static_cast<int64_t>(std::llround(static_cast<double>(t - t0) * slope));
-  }
-
- private:
-  bool ticks_ = false;
-  std::vector<std::pair<int64_t, int64_t>> points_;
-};
-
-struct RankInfo {
-  int rank = -1;
-  std::string path;
-  raw::FileHeader header{};
-  std::vector<RawComm> comms;
-  std::vector<raw::ClockRecord> clocks;
-  std::unordered_set<uint64_t> addresses;
-  // address -> first site id and number of inline levels
-  std::unordered_map<uint64_t, std::pair<int64_t, int64_t>> site_of;
-  std::vector<int64_t> comm_global;               // local comm id -> global id
-  std::string cmdline;
-  TimeMap time;
-  bool has_end = false;
-  raw::EndRecord end{};
-  int64_t events = 0;
-  int64_t samples = 0;
-  int64_t last_time = INT64_MIN;
-  bool time_ordered = true;  // events and samples in time order in the file
-  std::string problem;
-};
 
 std::string Join(const std::vector<int>& values) {
   std::string out;
@@ -276,141 +204,14 @@ void ArgvFromCmdline(const std::string& cmdline, trace::HeaderRecord* header) {
   header->set_argv(argv);
 }
 
-// Pass 2: one cursor per rank over its events and samples.
-struct Cursor {
-  RankInfo* info = nullptr;
-  std::unique_ptr<RawFile> file;
-  std::vector<char> record;  // the pending record's bytes
-  int64_t time = 0;
-  int64_t seq = 0;
-  int64_t order = 0;  // file order, for ties
-
-  bool Advance() {
-    while (const raw::RecordHeader* rec = file->Next()) {
-      if (rec->kind != raw::kEvent && rec->kind != raw::kSample) continue;
-      record.assign(reinterpret_cast<const char*>(rec), reinterpret_cast<const char*>(rec) + rec->size);
-      time = info->time.ToNs(rec->kind == raw::kEvent ? reinterpret_cast<const raw::EventFixed*>(rec)->t0
-                                                      : reinterpret_cast<const raw::SampleFixed*>(rec)->t);
-      ++order;
-      return true;
-    }
-    return false;
-  }
-  const raw::RecordHeader* head() const {
-    return reinterpret_cast<const raw::RecordHeader*>(record.data());
-  }
-};
-
-void ToMpiRecord(const EventView& e, Cursor& c, trace::MpiRecord* m) {
-  const RankInfo& info = *c.info;
-  m->Clear();
-  m->set_rank(info.rank);
-  m->set_seq(c.seq++);
-  const uint16_t fn = e.fixed->h.fn;
-  m->set_fn(fn < mpi::kFunctionCount ? mpi::kFunctions[fn].name : "MPI_unknown_" + std::to_string(fn));
-  m->set_t0(info.time.ToNs(e.fixed->t0));
-  m->set_t1(std::max(m->t0, info.time.ToNs(e.fixed->t0 + e.duration())));
-  if (e.fixed->site) {
-    auto it = info.site_of.find(e.fixed->site);
-    if (it != info.site_of.end()) m->set_site(it->second.first);
-  }
-  auto global_comm = [&](int64_t local) -> int64_t {
-    return local >= 0 && static_cast<size_t>(local) < info.comm_global.size() ? info.comm_global[local] : -1;
-  };
-  auto rank_field = [](int64_t value) { return value >= -2; };  // -3: not a rank of the group
-  if (e.has(raw::kComm32) && global_comm(e.fields[raw::kComm32]) >= 0) {
-    m->set_comm(global_comm(e.fields[raw::kComm32]));
-  }
-  if (e.has(raw::kPeer32) && rank_field(e.fields[raw::kPeer32])) m->set_peer(e.fields[raw::kPeer32]);
-  if (e.has(raw::kTag32)) m->set_tag(e.fields[raw::kTag32]);
-  if (e.has(raw::kBytes64)) m->set_bytes(e.fields[raw::kBytes64]);
-  if (e.has(raw::kRpeer32) && rank_field(e.fields[raw::kRpeer32])) m->set_rpeer(e.fields[raw::kRpeer32]);
-  if (e.has(raw::kRtag32)) m->set_rtag(e.fields[raw::kRtag32]);
-  if (e.has(raw::kRbytes64)) m->set_rbytes(e.fields[raw::kRbytes64]);
-  if (e.has(raw::kRoot32) && e.fields[raw::kRoot32] >= 0) m->set_root(e.fields[raw::kRoot32]);
-  if (e.has(raw::kOp32)) {
-    const int64_t op = e.fields[raw::kOp32];
-    m->set_op(op >= 0 && op < static_cast<int64_t>(std::size(raw::kOpNames)) ? raw::kOpNames[op] : "user");
-  }
-  if (e.has(raw::kReq32)) m->set_req(e.fields[raw::kReq32]);
-  if (e.fixed->n_reqs > 0) {
-    m->mutable_reqs().assign(e.started, e.started + e.fixed->n_reqs);
-  }
-  if (e.fixed->n_completed > 0) {
-    m->mutable_completed().assign(e.completed, e.completed + e.fixed->n_completed);
-  }
-  if (e.fixed->n_resolved > 0) {
-    std::vector<trace::Completion>& resolved = m->mutable_resolved();
-    resolved.clear();
-    for (size_t i = 0; i < e.fixed->n_resolved; ++i) {
-      const raw::ResolvedEntry r = e.resolved_at(i);
-      resolved.push_back(trace::Completion{r.req, r.peer, r.tag, r.bytes});
-    }
-  }
-  if (e.has(raw::kMsg32)) m->set_msg(e.fields[raw::kMsg32]);
-  if (e.has(raw::kNewcomm32) && global_comm(e.fields[raw::kNewcomm32]) >= 0) {
-    m->set_newcomm(global_comm(e.fields[raw::kNewcomm32]));
-  }
-  if (e.has(raw::kWin32)) m->set_win(e.fields[raw::kWin32]);
-  if (e.has(raw::kFh32)) m->set_fh(e.fields[raw::kFh32]);
-  if (e.has(raw::kOffset64)) m->set_offset(e.fields[raw::kOffset64]);
-}
-
-void ToSampleRecord(const SampleView& s, const Cursor& c, int64_t weight, trace::SampleRecord* out) {
-  out->Clear();
-  out->set_rank(c.info->rank);
-  out->set_t(c.info->time.ToNs(s.fixed->t));
-  std::vector<int64_t>& stack = out->mutable_stack();
-  stack.clear();
-  for (uint32_t i = 0; i < s.fixed->depth; ++i) {
-    auto it = c.info->site_of.find(s.frames[i]);
-    if (it == c.info->site_of.end()) continue;
-    for (int64_t level = 0; level < it->second.second; ++level) stack.push_back(it->second.first + level);
-  }
-  if (weight > 0) out->set_weight(weight * (1 + static_cast<int64_t>(s.fixed->overrun)));
-}
-
-}  // namespace
-
-std::vector<std::pair<int, std::string>> RankFiles(const std::string& dir) {
-  std::vector<std::pair<int, std::string>> files;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return files;
-  while (dirent* entry = ::readdir(d)) {
-    int rank = -1;
-    char tail[8] = {};
-    if (std::sscanf(entry->d_name, "rank-%d.rpra%1s", &rank, tail) == 2 &&
-        std::strcmp(tail, "w") == 0 && rank >= 0 &&
-        std::string(entry->d_name) == "rank-" + std::to_string(rank) + ".rpraw") {
-      files.emplace_back(rank, dir + "/" + entry->d_name);
-    }
-  }
-  ::closedir(d);
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
-                            trace::Writer& writer) {
-  MergeReport report;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    ::closedir(d);
-  } else {
-    return InputError(dir + ": cannot open directory: " + std::strerror(errno));
-  }
-  const auto files = RankFiles(dir);
-  if (files.empty()) {
-    return InputError(dir + ": no collector files (rank-<R>.rpraw); was librpcollect.so preloaded "
-                      "into the ranks and RP_DIR set to this directory?");
-  }
-
-  // Pass 1.
-  Symbolizer symbolizer;
+// Pass 1 over every file: what each rank holds, and its problems.
+std::vector<RankInfo> ReadRanks(const std::vector<std::pair<int, std::string>>& files, Symbolizer& symbolizer,
+                                MergeReport* report) {
   std::vector<RankInfo> ranks;
   for (const auto& [rank, path] : files) {
     auto file = RawFile::Open(path);
     if (!file.ok()) {
-      report.problems.push_back(file.status().message());
+      report->problems.push_back(file.status().message());
       continue;
     }
     RankInfo info;
@@ -419,18 +220,14 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
     info.header = (*file)->header();
     info.time.SetTicks(info.header.timer == raw::kTimerTicks);
     if (info.header.rank != rank) {
-      report.problems.push_back(path + ": file header says rank " + std::to_string(info.header.rank));
+      report->problems.push_back(path + ": file header says rank " + std::to_string(info.header.rank));
       continue;
     }
     Scan(**file, info, symbolizer);
     ranks.push_back(std::move(info));
   }
-  if (ranks.empty()) {
-    std::string why;
-    for (const std::string& problem : report.problems) why += "\n  " + problem;
-    return InputError(dir + ": no readable collector file:" + why);
-  }
-
+  // A rank cut before its second calibration pair borrows the tick rate of
+  // another rank on its host, which reads the same counter.
   for (RankInfo& info : ranks) {
     if (info.time.usable()) continue;
     for (const RankInfo& other : ranks) {
@@ -445,38 +242,40 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
                       "no clock calibration: event times are left in CPU ticks";
     }
   }
+  return ranks;
+}
 
-  int world = 0;
-  for (const RankInfo& info : ranks) world = std::max(world, info.header.world_size);
-  report.world_size = world;
+// What makes the trace incomplete: missing ranks, damaged files, ranks
+// that did not reach MPI_Finalize.
+void ReportGaps(const std::vector<RankInfo>& ranks, int world, MergeReport* report) {
   std::vector<int> missing;
-  {
-    std::set<int> present;
-    for (const RankInfo& info : ranks) present.insert(info.rank);
-    for (int r = 0; r < world; ++r) {
-      if (!present.count(r)) missing.push_back(r);
-    }
+  std::set<int> present;
+  for (const RankInfo& info : ranks) present.insert(info.rank);
+  for (int r = 0; r < world; ++r) {
+    if (!present.count(r)) missing.push_back(r);
   }
   if (!missing.empty()) {
-    report.problems.push_back("no data for rank(s) " + Join(missing) + " of " +
-                              std::to_string(world) + " (their files are missing or unreadable)");
+    report->problems.push_back("no data for rank(s) " + Join(missing) + " of " + std::to_string(world) +
+                               " (their files are missing or unreadable)");
   }
   for (const RankInfo& info : ranks) {
     if (!info.problem.empty()) {
-      report.problems.push_back(info.path + ": " + info.problem + "; kept what came before");
+      report->problems.push_back(info.path + ": " + info.problem + "; kept what came before");
     }
     if (!info.has_end) {
-      report.problems.push_back("rank " + std::to_string(info.rank) +
-                                " stopped without flushing its last buffer (killed?): " +
-                                std::to_string(info.events) + " events kept");
+      report->problems.push_back("rank " + std::to_string(info.rank) +
+                                 " stopped without flushing its last buffer (killed?): " +
+                                 std::to_string(info.events) + " events kept");
     } else if (!info.end.finalized) {
-      report.problems.push_back("rank " + std::to_string(info.rank) +
-                                " ended without MPI_Finalize (exit or fatal signal): " +
-                                std::to_string(info.events) + " events kept");
+      report->problems.push_back("rank " + std::to_string(info.rank) +
+                                 " ended without MPI_Finalize (exit or fatal signal): " +
+                                 std::to_string(info.events) + " events kept");
     }
   }
+}
 
-  // Header and dictionaries.
+Status WriteHeader(const std::vector<RankInfo>& ranks, int world, const MergeOptions& options,
+                   trace::Writer& writer) {
   trace::HeaderRecord header;
   header.set_schema(std::string(trace::kSchemaVersion));
   header.set_producer({std::string("rp-record ") + kVersion});
@@ -503,10 +302,12 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
   if (std::all_of(ranks.begin(), ranks.end(), [](const RankInfo& r) { return r.time_ordered; })) {
     header.set_order("time");
   }
-  RP_RETURN_IF_ERROR(writer.Write(header));
+  return writer.Write(header);
+}
 
-  // Every rank of the world gets a rank record; one without data is
-  // marked incomplete with no events.
+// Every rank of the world gets a rank record; one without data is marked
+// incomplete with no events.
+Status WriteRankRecords(const std::vector<RankInfo>& ranks, int world, trace::Writer& writer) {
   for (int r = 0, next = 0; r < world; ++r) {
     trace::RankRecord rank;
     rank.set_rank(r);
@@ -524,11 +325,11 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
     }
     RP_RETURN_IF_ERROR(writer.Write(rank));
   }
-  Status status;
-  report.comms = UnifyComms(ranks, writer, &status);
-  RP_RETURN_IF_ERROR(status);
-  report.sites = WriteSites(ranks, symbolizer, writer, &status);
-  RP_RETURN_IF_ERROR(status);
+  return OkStatus();
+}
+
+// The collector's clock offset measurements, by rank.
+Status WriteClockRecords(const std::vector<RankInfo>& ranks, trace::Writer& writer) {
   for (const RankInfo& info : ranks) {
     for (const raw::ClockRecord& c : info.clocks) {
       trace::ClockRecord clock;
@@ -541,53 +342,64 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
       RP_RETURN_IF_ERROR(writer.Write(clock));
     }
   }
+  return OkStatus();
+}
 
-  // Pass 2: events and samples by time.
-  std::vector<Cursor> cursors;
-  cursors.reserve(ranks.size());
-  for (RankInfo& info : ranks) {
-    auto file = RawFile::Open(info.path);
-    if (!file.ok()) continue;
-    Cursor cursor;
-    cursor.info = &info;
-    cursor.file = std::move(*file);
-    cursors.push_back(std::move(cursor));
-  }
-  auto later = [&](size_t a, size_t b) {
-    const Cursor& x = cursors[a];
-    const Cursor& y = cursors[b];
-    if (x.time != y.time) return x.time > y.time;
-    return x.info->rank > y.info->rank;
-  };
-  std::priority_queue<size_t, std::vector<size_t>, decltype(later)> heap(later);
-  for (size_t i = 0; i < cursors.size(); ++i) {
-    if (cursors[i].Advance()) heap.push(i);
-  }
-  trace::MpiRecord mpi;
-  trace::SampleRecord sample;
-  while (!heap.empty()) {
-    const size_t i = heap.top();
-    heap.pop();
-    Cursor& c = cursors[i];
-    const raw::RecordHeader* rec = c.head();
-    if (rec->kind == raw::kEvent) {
-      EventView event;
-      if (ParseEvent(rec, &event)) {
-        ToMpiRecord(event, c, &mpi);
-        RP_RETURN_IF_ERROR(writer.Write(mpi));
-        ++report.events;
-      }
-    } else {
-      SampleView view;
-      if (ParseSample(rec, &view)) {
-        const int hz = c.info->header.sample_hz;
-        ToSampleRecord(view, c, hz > 0 ? 1'000'000'000LL / hz : 0, &sample);
-        RP_RETURN_IF_ERROR(writer.Write(sample));
-        ++report.samples;
-      }
+}  // namespace
+
+std::vector<std::pair<int, std::string>> RankFiles(const std::string& dir) {
+  std::vector<std::pair<int, std::string>> files;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return files;
+  while (dirent* entry = ::readdir(d)) {
+    int rank = -1;
+    char tail[8] = {};
+    if (std::sscanf(entry->d_name, "rank-%d.rpra%1s", &rank, tail) == 2 &&
+        std::strcmp(tail, "w") == 0 && rank >= 0 &&
+        std::string(entry->d_name) == "rank-" + std::to_string(rank) + ".rpraw") {
+      files.emplace_back(rank, dir + "/" + entry->d_name);
     }
-    if (c.Advance()) heap.push(i);
   }
+  ::closedir(d);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options, trace::Writer& writer) {
+  MergeReport report;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    ::closedir(d);
+  } else {
+    return InputError(dir + ": cannot open directory: " + std::strerror(errno));
+  }
+  const auto files = RankFiles(dir);
+  if (files.empty()) {
+    return InputError(dir + ": no collector files (rank-<R>.rpraw); was librpcollect.so preloaded "
+                      "into the ranks and RP_DIR set to this directory?");
+  }
+  Symbolizer symbolizer;
+  std::vector<RankInfo> ranks = ReadRanks(files, symbolizer, &report);
+  if (ranks.empty()) {
+    std::string why;
+    for (const std::string& problem : report.problems) why += "\n  " + problem;
+    return InputError(dir + ": no readable collector file:" + why);
+  }
+  int world = 0;
+  for (const RankInfo& info : ranks) world = std::max(world, info.header.world_size);
+  report.world_size = world;
+  ReportGaps(ranks, world, &report);
+
+  RP_RETURN_IF_ERROR(WriteHeader(ranks, world, options, writer));
+  RP_RETURN_IF_ERROR(WriteRankRecords(ranks, world, writer));
+  Status status;
+  report.comms = UnifyComms(ranks, writer, &status);
+  RP_RETURN_IF_ERROR(status);
+  report.sites = WriteSites(ranks, symbolizer, writer, &status);
+  RP_RETURN_IF_ERROR(status);
+  RP_RETURN_IF_ERROR(WriteClockRecords(ranks, writer));
+  RP_ASSIGN_OR_RETURN(const EventCounts counts, WriteEvents(ranks, writer));
+  report.events = counts.events;
+  report.samples = counts.samples;
   return report;
 }
 
