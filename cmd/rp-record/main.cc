@@ -1,11 +1,11 @@
 // rp-record: trace an MPI job and merge its per-rank files into one stream.
 #include "lib/cli/tool.h"
-#include "lib/record/record.h"
+#include "lib/recorder/recorder.h"
 
 int main(int argc, char** argv) {
   rp::cli::Tool tool("rp-record", "Record an MPI job's calls and samples into one rp-trace stream.");
   rp::cli::IoOptions io;
-  rp::record::Config options;
+  rp::recorder::Config options;
   io.output = options.output;
   tool.AddOutput(&io);
   auto& app = tool.app();
@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
       "  rp-record --merge /scratch/job42/rp-raw -o run.ndjson.zst && rp-cat --count run.ndjson.zst");
   return tool.Main(argc, argv, [&] {
     options.output = io.output;
-    return rp::record::Run(options, [&](const std::vector<std::string>& raw_files) {
+    return rp::recorder::Run(options, [&](const std::vector<std::string>& raw_files) {
       return rp::cli::OpenWriter(io, raw_files);
     });
   });

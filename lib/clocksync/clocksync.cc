@@ -75,7 +75,7 @@ struct OutputKey {
 // A window's record with its new times. Canonical lines are spliced where
 // the decoder found their times.
 Status WriteRecord(const window::Window& w, const OutputKey& key, trace::Writer& out) {
-  const window::WindowRecord& r = w.records[key.index];
+  const window::Line& r = w.lines[key.index];
   if (r.event >= 0) {
     const window::Event& e = w.events[r.event];
     if (r.canonical) {
@@ -83,18 +83,18 @@ Status WriteRecord(const window::Window& w, const OutputKey& key, trace::Writer&
       // EditSpans takes its edits in line order: a line whose keys are in
       // another order may give t1 first.
       if (times[1].at.begin < times[0].at.begin) std::swap(times[0], times[1]);
-      return out.WriteSpliced(w.line(r), times);
+      return out.WriteSpliced(w.text(r), times);
     }
     const trace::IntEdit times[] = {{"t0", e.t0}, {"t1", e.t1}};
-    return out.WriteEdited(trace::RecordType::kMpi, w.line(r), times);
+    return out.WriteEdited(trace::RecordType::kMpi, w.text(r), times);
   }
-  if (r.type != trace::RecordType::kSample) return out.WriteRaw(w.line(r));
+  if (r.type != trace::RecordType::kSample) return out.WriteRaw(w.text(r));
   if (r.canonical) {
     const trace::SpanEdit time[] = {{r.time_spans[0], key.time}};
-    return out.WriteSpliced(w.line(r), time);
+    return out.WriteSpliced(w.text(r), time);
   }
   const trace::IntEdit time[] = {{"t", key.time}};
-  return out.WriteEdited(trace::RecordType::kSample, w.line(r), time);
+  return out.WriteEdited(trace::RecordType::kSample, w.text(r), time);
 }
 
 // What matching and repair found wrong, over the run, for the warnings.
@@ -224,8 +224,8 @@ class Synchronizer {
   Status WriteSorted(const window::Window& w) {
     untimed_.clear();
     order_.clear();
-    for (size_t i = 0; i < w.records.size(); ++i) {
-      const window::WindowRecord& r = w.records[i];
+    for (size_t i = 0; i < w.lines.size(); ++i) {
+      const window::Line& r = w.lines[i];
       int64_t time = INT64_MIN;
       if (r.event >= 0) {
         time = w.events[r.event].t0;
@@ -246,9 +246,9 @@ class Synchronizer {
     // and events are fetched some records ahead.
     constexpr size_t kRecordAhead = 16, kTextAhead = 8;
     for (size_t j = 0; j < order_.size(); ++j) {
-      if (j + kRecordAhead < order_.size()) __builtin_prefetch(&w.records[order_[j + kRecordAhead].index]);
+      if (j + kRecordAhead < order_.size()) __builtin_prefetch(&w.lines[order_[j + kRecordAhead].index]);
       if (j + kTextAhead < order_.size()) {
-        const window::WindowRecord& ahead = w.records[order_[j + kTextAhead].index];
+        const window::Line& ahead = w.lines[order_[j + kTextAhead].index];
         const char* text = ahead.text;
         __builtin_prefetch(text);
         __builtin_prefetch(text + 64);

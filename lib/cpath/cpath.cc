@@ -56,7 +56,7 @@ class Analysis {
     }
     CountCalls(*p);
     if (config_.passthrough) {
-      for (const window::WindowRecord& r : w.records) RP_RETURN_IF_ERROR(out_.WriteRaw(w.line(r)));
+      for (const window::Line& r : w.lines) RP_RETURN_IF_ERROR(out_.WriteRaw(w.text(r)));
     }
     RP_RETURN_IF_ERROR(NotePhaseTimes(w));
     decided_.clear();
@@ -142,9 +142,9 @@ class Analysis {
 
   // The phase records' times: a phase's summary spans them.
   Status NotePhaseTimes(const window::Window& w) {
-    for (const window::WindowRecord& r : w.records) {
+    for (const window::Line& r : w.lines) {
       if (r.type != trace::RecordType::kPhase) continue;
-      RP_RETURN_IF_ERROR(decoder_.DecodeCopy(w.line(r), &record_));
+      RP_RETURN_IF_ERROR(decoder_.DecodeCopy(w.text(r), &record_));
       phase_times_[record_.phase.id] = {record_.phase.t0, record_.phase.t1};
     }
     return OkStatus();

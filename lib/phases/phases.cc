@@ -31,7 +31,7 @@ struct Phase {
   int64_t close = INT64_MIN;  // latest exit of its closing synchronization
   int64_t events = 0;
   Signature signature;
-  std::vector<size_t> records;  // indices in the window, input order
+  std::vector<size_t> lines;  // indices in the window, input order
 };
 
 }  // namespace
@@ -69,10 +69,10 @@ namespace {
 // Writes records of a window tagged with their phase id.
 Status WriteTagged(const window::Window& w, const std::vector<size_t>& records, int64_t id, trace::Writer* writer) {
   for (size_t i : records) {
-    const window::WindowRecord& r = w.records[i];
+    const window::Line& r = w.lines[i];
     if (r.type == trace::RecordType::kPhase) continue;  // an earlier rp-phases': replaced
     if (r.type != trace::RecordType::kMpi && r.type != trace::RecordType::kSample) {
-      RP_RETURN_IF_ERROR(writer->WriteRaw(w.line(r)));
+      RP_RETURN_IF_ERROR(writer->WriteRaw(w.text(r)));
       continue;
     }
     // A canonical line without a phase has no "phase" key to look for;
@@ -84,11 +84,11 @@ Status WriteTagged(const window::Window& w, const std::vector<size_t>& records, 
     if (absent && r.last_field < phase_field) {
       const uint32_t brace = r.length - 1;
       const trace::SpanEdit append[] = {{{brace, brace}, id, "phase"}};
-      RP_RETURN_IF_ERROR(writer->WriteSpliced(w.line(r), append));
+      RP_RETURN_IF_ERROR(writer->WriteSpliced(w.text(r), append));
       continue;
     }
     const trace::IntEdit phase_id[] = {{"phase", id, absent}};
-    RP_RETURN_IF_ERROR(writer->WriteEdited(r.type, w.line(r), phase_id));
+    RP_RETURN_IF_ERROR(writer->WriteEdited(r.type, w.text(r), phase_id));
   }
   return OkStatus();
 }
@@ -122,14 +122,14 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
     if (!more) break;
     std::map<int64_t, Phase> phases;
     Phase* last = nullptr;  // runs of records share a level: one map lookup per run
-    for (size_t i = 0; i < w.records.size(); ++i) {
-      const window::WindowRecord& r = w.records[i];
+    for (size_t i = 0; i < w.lines.size(); ++i) {
+      const window::Line& r = w.lines[i];
       if (last == nullptr || last->id != r.level) {
         last = &phases[r.level];
         last->id = r.level;
       }
       Phase& p = *last;
-      p.records.push_back(i);
+      p.lines.push_back(i);
       if (r.event < 0) continue;
       const window::Event& e = w.events[r.event];
       ++p.events;
@@ -143,7 +143,7 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
       // A phase already written: records of a rank that came after the
       // window of their phase ended (WindowReader::hold_report warns).
       if (id <= last_written) {
-        RP_RETURN_IF_ERROR(WriteTagged(w, p.records, id, writer));
+        RP_RETURN_IF_ERROR(WriteTagged(w, p.lines, id, writer));
         continue;
       }
       last_written = id;
@@ -165,7 +165,7 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
       if (id == 0 && p.close == INT64_MIN && windows.finished()) phase.set_kind("run");
       RP_RETURN_IF_ERROR(writer->Write(phase));
       ++phases_written;
-      RP_RETURN_IF_ERROR(WriteTagged(w, p.records, id, writer));
+      RP_RETURN_IF_ERROR(WriteTagged(w, p.lines, id, writer));
     }
   }
   RP_RETURN_IF_ERROR(writer->Close());

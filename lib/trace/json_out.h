@@ -117,10 +117,8 @@ class JsonBuffer {
   char buffer_[kCapacity];
 };
 
-inline void AppendInt(std::string* out, int64_t value) { JsonBuffer(out).Int(value); }
-inline void AppendReal(std::string* out, double value) { JsonBuffer(out).Real(value); }
+// `text` as a JSON string, quotes and escapes included.
 inline void AppendString(std::string* out, std::string_view text) { JsonBuffer(out).String(text); }
-inline void AppendBool(std::string* out, bool value) { JsonBuffer(out).Bool(value); }
 
 }  // namespace rp::trace
 

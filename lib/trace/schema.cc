@@ -69,11 +69,6 @@ int FieldIndex(RecordType type, std::string_view name) {
   return FieldTables()[static_cast<int>(type)].Find(name);
 }
 
-std::string_view RecordTypeName(RecordType type) {
-  if (type == RecordType::kUnknown) return "unknown";
-  return SpecOf(type).name;
-}
-
 std::string_view FieldKindName(FieldKind kind) {
   switch (kind) {
     case FieldKind::kInt: return "int";

@@ -350,16 +350,6 @@ RP_RECORD_TYPES(RP_DECLARE_RECORD)
 #undef RP_FIELD_MEMBER
 #undef RP_FIELD_ENUM
 
-// Calls f(record_struct_type_tag) for each known record type, in schema
-// order: ForEachRecordType([](auto tag) { using R = decltype(tag)::type; });
-template <typename T> struct TypeTag { using type = T; };
-template <typename F>
-void ForEachRecordType(F&& f) {
-#define RP_VISIT_RECORD(Camel, lower, doc) f(TypeTag<Camel##Record>{});
-  RP_RECORD_TYPES(RP_VISIT_RECORD)
-#undef RP_VISIT_RECORD
-}
-
 // The schema as data, for docs and validation messages.
 struct FieldSpec {
   std::string_view name;
@@ -380,7 +370,6 @@ std::span<const RecordSpec> Schema();
 const RecordSpec& SpecOf(RecordType type);
 // RecordType::kUnknown when the name is not a known type.
 RecordType RecordTypeFromName(std::string_view name);
-std::string_view RecordTypeName(RecordType type);
 // Index of the field `name` in SpecOf(type).fields, or -1 (unknown, or
 // "type"): a hashed lookup, for code that runs once per record.
 int FieldIndex(RecordType type, std::string_view name);

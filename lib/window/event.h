@@ -22,7 +22,7 @@ struct Event {
       : t0(0), t1(0), seq(0), bytes(0), rbytes(0), rank(0), fn(-1), site(kNone), comm(kNone), peer(kNone),
         tag(kNone), rpeer(kNone), rtag(kNone), root(kNone), req(kNoId), msg(kNoId), phase(kNone),
         completed_begin(0), completed_count(0), resolved_begin(0), resolved_count(0), started_begin(0),
-        started_count(0), record(0) {}
+        started_count(0), line(0) {}
   // Nothing stored, for a reader that sets every field itself (the stores
   // of the defaults are not removed as dead across its calls).
   enum Unset { kUnset };
@@ -44,7 +44,7 @@ struct Event {
   uint32_t completed_begin, completed_count;  // Window::ids
   uint32_t resolved_begin, resolved_count;    // Window::resolved
   uint32_t started_begin, started_count;      // Window::ids
-  uint32_t record;  // index of its record in the window
+  uint32_t line;  // index of its line in the window (Window::lines)
 
   const mpi::Function* function() const { return fn >= 0 ? &mpi::kFunctions[fn] : nullptr; }
   mpi::Category category() const { return fn >= 0 ? mpi::kFunctions[fn].category : mpi::Category::kPcontrol; }

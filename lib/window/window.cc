@@ -48,7 +48,7 @@ std::string RankSeq(int64_t rank, int64_t seq) { return "rank " + std::to_string
   e.phase = get(m.has_phase(), m.phase);
   e.bytes = m.has_bytes() ? m.bytes : 0;
   e.rbytes = m.has_rbytes() ? m.rbytes : 0;
-  e.record = 0;
+  e.line = 0;
   // An array's slice of the shared vector (empty when absent: a record's
   // arrays keep stale values when it lacks them).
   auto slice = [](bool has, const auto& from, auto* to, uint32_t* begin, uint32_t* count) {
@@ -66,7 +66,7 @@ std::string RankSeq(int64_t rank, int64_t seq) { return "rank " + std::to_string
 
 void Window::Clear() {
   ends_with_sync = false;
-  records.clear();
+  lines.clear();
   blocks.clear();
   events.clear();
   ids.clear();
@@ -385,9 +385,9 @@ Status WindowReader::BufferRecord() {
   // A bucket's memory was last used a window or more ago: its next slots
   // are fetched for writing (prefetching never faults, past the end either).
   PrefetchForWrite(pending.events.data() + pending.events.size(), 2 * sizeof(Event));
-  PrefetchForWrite(pending.records.data() + pending.records.size(), 4 * sizeof(WindowRecord));
+  PrefetchForWrite(pending.lines.data() + pending.lines.size(), 4 * sizeof(Line));
   bucket.ordinal.push_back(records_read_);
-  WindowRecord& b = pending.records.emplace_back();  // at its defaults (no event, no rank)
+  Line& b = pending.lines.emplace_back();  // at its defaults (no event, no rank)
   b.type = record_.type;
   b.canonical = record_.canonical;
   b.last_field = static_cast<int8_t>(record_.last_field);
@@ -413,7 +413,7 @@ Status WindowReader::BufferRecord() {
     const int32_t fn = mpi::FindFunction(m.fn);
     Event& e = pending.events.emplace_back(Event::kUnset);
     if (!ToEvent(m, fn, &pending.ids, &pending.resolved, &e)) return WideFieldError();
-    e.record = static_cast<uint32_t>(pending.records.size() - 1);
+    e.line = static_cast<uint32_t>(pending.lines.size() - 1);
     b.rank = e.rank;
     b.time = m.t0;
     b.present = m.present;
@@ -466,7 +466,7 @@ WindowReader::Bucket& WindowReader::AddBuckets(size_t index) {
 
 bool WindowReader::Buffered() const {
   return std::any_of(buckets_.begin() + static_cast<ptrdiff_t>(first_), buckets_.end(),
-                     [](const auto& b) { return !b->window.records.empty(); });
+                     [](const auto& b) { return !b->window.lines.empty(); });
 }
 
 void WindowReader::DropFront() {
@@ -492,13 +492,13 @@ template <typename Bucket>
 void AppendRecord(const Bucket& from, size_t i, Bucket* to) {
   const Window& source = from.window;
   Window& target = to->window;
-  const WindowRecord& r = source.records[i];
-  WindowRecord& k = target.records.emplace_back(r);
+  const Line& r = source.lines[i];
+  Line& k = target.lines.emplace_back(r);
   to->ordinal.push_back(from.ordinal[i]);
   if (r.event < 0) return;
   k.event = static_cast<int32_t>(target.events.size());
   Event& e = target.events.emplace_back(source.events[r.event]);
-  e.record = static_cast<uint32_t>(target.records.size() - 1);
+  e.line = static_cast<uint32_t>(target.lines.size() - 1);
   // In ToEvent's order: completed, started, resolved.
   auto carry = [](const auto& from, auto& to, uint32_t* begin, uint32_t count) {
     const auto first = from.begin() + *begin;
@@ -510,21 +510,21 @@ void AppendRecord(const Bucket& from, size_t i, Bucket* to) {
   carry(source.resolved, target.resolved, &e.resolved_begin, e.resolved_count);
 }
 
-// Drops the records from `keep` on, with their events and arrays (laid
-// out in the order of the records); the blocks stay.
+// Drops the lines from `keep` on, with their events and arrays (laid
+// out in the order of the lines); the blocks stay.
 template <typename Bucket>
 void Truncate(Bucket* bucket, size_t keep) {
   Window& w = bucket->window;
-  if (keep >= w.records.size()) return;
-  for (size_t i = keep; i < w.records.size(); ++i) {
-    if (w.records[i].event < 0) continue;
-    const Event& first = w.events[w.records[i].event];
+  if (keep >= w.lines.size()) return;
+  for (size_t i = keep; i < w.lines.size(); ++i) {
+    if (w.lines[i].event < 0) continue;
+    const Event& first = w.events[w.lines[i].event];
     w.ids.resize(first.completed_begin);
     w.resolved.resize(first.resolved_begin);
-    w.events.resize(w.records[i].event);
+    w.events.resize(w.lines[i].event);
     break;
   }
-  w.records.resize(keep);
+  w.lines.resize(keep);
   bucket->ordinal.resize(keep);
 }
 
@@ -551,15 +551,15 @@ void MergeBlocks(const std::vector<std::shared_ptr<const trace::InputBlock>>& fr
 void WindowReader::MergeNext() {
   Bucket& into = *buckets_[first_];
   Bucket& from = *buckets_[first_ + 1];
-  if (into.window.records.empty()) {
+  if (into.window.lines.empty()) {
     std::swap(into, from);
-  } else if (!from.window.records.empty()) {
+  } else if (!from.window.lines.empty()) {
     // Records of the earlier levels that came after the first of the next
     // level's are merged with them; those before stay where they are.
     const size_t keep = static_cast<size_t>(
         std::upper_bound(into.ordinal.begin(), into.ordinal.end(), from.ordinal.front()) - into.ordinal.begin());
     scratch_.Clear();
-    for (size_t i = keep; i < into.window.records.size(); ++i) AppendRecord(into, i, &scratch_);
+    for (size_t i = keep; i < into.window.lines.size(); ++i) AppendRecord(into, i, &scratch_);
     Truncate(&into, keep);
     size_t a = 0, b = 0;
     while (a < scratch_.ordinal.size() || b < from.ordinal.size()) {
@@ -615,7 +615,7 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
   // The window takes the bucket's vectors; the bucket keeps the window's
   // old ones, emptied, for reuse.
   Window& taken = buckets_[first_]->window;
-  std::swap(window->records, taken.records);
+  std::swap(window->lines, taken.lines);
   std::swap(window->blocks, taken.blocks);
   std::swap(window->events, taken.events);
   std::swap(window->ids, taken.ids);
@@ -737,11 +737,11 @@ Expected<bool> WindowReader::Next(Window* window) {
       // limit's records it ends at the next synchronization anyway, and
       // messages across that boundary find no partner (reported).
       const bool forced = !clean && Live() > 0 &&
-                          static_cast<int64_t>(buckets_[first_]->window.records.size()) >= hold_limit_;
+                          static_cast<int64_t>(buckets_[first_]->window.lines.size()) >= hold_limit_;
       if (clean || forced) {
         if (forced && report_.unclean_cuts++ == 0) report_.first_unclean_cut = k;
         Emit(true, window);
-        if (!window->records.empty()) return true;
+        if (!window->lines.empty()) return true;
       } else if (Live() > 1) {
         MergeNext();
       }

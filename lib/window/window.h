@@ -18,7 +18,7 @@
 //   for (;;) {
 //     RP_ASSIGN_OR_RETURN(bool more, reader.Next(&window));
 //     if (!more) break;
-//     ... window.events, window.records ...
+//     ... window.events, window.lines ...
 //   }
 #ifndef RP_LIB_WINDOW_WINDOW_H_
 #define RP_LIB_WINDOW_WINDOW_H_
@@ -41,9 +41,10 @@
 
 namespace rp::window {
 
-// One record of a window, as read: 64 bytes, the flags first so that
-// nothing is padding.
-struct WindowRecord {
+// One line of the input as a window holds it: where its text lies, and
+// what the reader decoded of it. 64 bytes, the flags first so that nothing
+// is padding.
+struct Line {
   trace::RecordType type = trace::RecordType::kUnknown;
   bool global_sync = false;  // an mpi record of a global synchronization
   bool canonical = false;    // the line is in Encode's form (trace::Record::canonical)
@@ -60,21 +61,21 @@ struct WindowRecord {
   // (trace::Record::spans), for trace::EditSpans.
   trace::ValueSpan time_spans[2] = {};
 };
-static_assert(sizeof(WindowRecord) == 64);
+static_assert(sizeof(Line) == 64);
 
 struct Window {
   int64_t index = 0;              // 0, 1, ...
   bool ends_with_sync = false;    // false for the last window of the stream
-  std::vector<WindowRecord> records;  // input order
-  // The input blocks the records' lines lie in (and maybe a few more),
+  std::vector<Line> lines;     // input order
+  // The input blocks the lines lie in (and maybe a few more),
   // held so that the lines stay where the reader read them: not copied.
   std::vector<std::shared_ptr<const trace::InputBlock>> blocks;  // by serial
-  std::vector<Event> events;          // the mpi records, input order
+  std::vector<Event> events;          // of the mpi lines, input order
   std::vector<int64_t> ids;           // completed and started request ids
   std::vector<trace::Completion> resolved;
   std::vector<std::vector<uint32_t>> by_rank;  // event indices per rank, seq order
 
-  std::string_view line(const WindowRecord& r) const { return {r.text, r.length}; }
+  std::string_view text(const Line& line) const { return {line.text, line.length}; }
   void Clear();
 };
 
@@ -246,7 +247,7 @@ class WindowReader {
   void CountDuplicateSeq(const Event& e);
   // Gives up ranks silent for the hold limit that hold the next boundary.
   void GiveUpSilentRanks();
-  // Records read but not yet in a window, by level (WindowRecord::level),
+  // Records read but not yet in a window, by level (Line::level),
   // so that a record is copied at most once however far ahead of the
   // window its rank runs (local clocks put ranks milliseconds apart).
   // The live buckets are buckets_[first_...]: buckets_[first_] holds every

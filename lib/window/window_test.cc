@@ -58,17 +58,17 @@ std::vector<std::vector<std::string>> Windows(const std::string& text,
     if (!more.ok() || !*more) break;
     std::vector<std::string> lines;
     size_t events = 0;
-    for (size_t i = 0; i < w.records.size(); ++i) {
-      const WindowRecord& r = w.records[i];
-      lines.emplace_back(w.line(r));
+    for (size_t i = 0; i < w.lines.size(); ++i) {
+      const Line& r = w.lines[i];
+      lines.emplace_back(w.text(r));
       if (r.event < 0) continue;
       // Events are the mpi records in input order, each pointing back.
       EXPECT_EQ(r.event, static_cast<int32_t>(events++));
-      EXPECT_EQ(w.events[r.event].record, i);
+      EXPECT_EQ(w.events[r.event].line, i);
       const Event& e = w.events[r.event];
       EXPECT_EQ(e.rank, r.rank);
       // Its array slices hold its line's arrays.
-      EXPECT_TRUE(decoder.DecodeCopy(w.line(r), &record).ok());
+      EXPECT_TRUE(decoder.DecodeCopy(w.text(r), &record).ok());
       const auto slice = [](const auto& all, uint32_t begin, uint32_t count) {
         return std::vector(all.begin() + begin, all.begin() + begin + count);
       };
@@ -87,10 +87,10 @@ std::vector<std::vector<std::string>> Windows(const std::string& text,
     // The window holds the blocks of its records' lines, in serial order,
     // and their arrays and nothing more.
     size_t ids = 0, resolved = 0;
-    for (const WindowRecord& r : w.records) {
+    for (const Line& r : w.lines) {
       EXPECT_TRUE(std::any_of(w.blocks.begin(), w.blocks.end(), [&](const auto& b) {
         return r.text >= b->bytes.data() && r.text + r.length <= b->bytes.data() + b->bytes.size();
-      })) << w.line(r);
+      })) << w.text(r);
     }
     for (size_t i = 1; i < w.blocks.size(); ++i) EXPECT_LT(w.blocks[i - 1]->serial, w.blocks[i]->serial);
     for (const Event& e : w.events) ids += e.completed_count + e.started_count, resolved += e.resolved_count;
@@ -432,19 +432,19 @@ TEST(Window, RecordsOfTheNextWindowKeepTheirTextAndArrays) {
   ASSERT_TRUE(reader.Start().ok());
   Window w;
   ASSERT_TRUE(*reader.Next(&w));
-  ASSERT_EQ(w.records.size(), 2u);  // the two first barriers
-  EXPECT_EQ(w.line(w.records[1]), Strip(Mpi(0, 0, "MPI_Barrier", 4, 5)));
+  ASSERT_EQ(w.lines.size(), 2u);  // the two first barriers
+  EXPECT_EQ(w.text(w.lines[1]), Strip(Mpi(0, 0, "MPI_Barrier", 4, 5)));
   ASSERT_EQ(w.events.size(), 2u);
-  EXPECT_EQ(w.records[1].event, 1);
-  EXPECT_EQ(w.events[1].record, 1u);
+  EXPECT_EQ(w.lines[1].event, 1);
+  EXPECT_EQ(w.events[1].line, 1u);
   EXPECT_EQ(w.events[1].rank, 0);
   EXPECT_EQ(w.by_rank[0], (std::vector<uint32_t>{1}));
   ASSERT_TRUE(*reader.Next(&w));
   ASSERT_EQ(w.events.size(), 5u);
-  EXPECT_EQ(w.line(w.records[0]), Strip(irecv));
-  EXPECT_EQ(w.line(w.records[1]), Strip(waitall));
-  for (size_t i = 0; i < w.records.size(); ++i) EXPECT_EQ(w.events[w.records[i].event].record, i);
-  const Event& done = w.events[w.records[1].event];
+  EXPECT_EQ(w.text(w.lines[0]), Strip(irecv));
+  EXPECT_EQ(w.text(w.lines[1]), Strip(waitall));
+  for (size_t i = 0; i < w.lines.size(); ++i) EXPECT_EQ(w.events[w.lines[i].event].line, i);
+  const Event& done = w.events[w.lines[1].event];
   ASSERT_EQ(done.completed_count, 1u);
   EXPECT_EQ(w.ids[done.completed_begin], 4);
   ASSERT_EQ(done.resolved_count, 1u);
@@ -487,7 +487,7 @@ TEST(Window, KeepsTheLinesOfAnInputAlreadyClosed) {
   Window w;
   ASSERT_TRUE(*reader.Next(&w));
   std::vector<std::string> lines;
-  for (const WindowRecord& r : w.records) lines.emplace_back(w.line(r));
+  for (const Line& r : w.lines) lines.emplace_back(w.text(r));
   EXPECT_EQ(lines, expected);
   EXPECT_GT(w.blocks.size(), 2u);
 }

@@ -1,13 +1,13 @@
-#include "lib/record/events.h"
+#include "lib/recorder/events.h"
 
 #include <memory>
 #include <queue>
 #include <string>
 
 #include "lib/mpi/functions.h"
-#include "lib/record/raw_file.h"
+#include "lib/recorder/raw_file.h"
 
-namespace rp::record {
+namespace rp::recorder {
 namespace {
 
 // Pass 2: one cursor per rank over its events and samples.
@@ -156,4 +156,4 @@ Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, trace::Writer& w
   return counts;
 }
 
-}  // namespace rp::record
+}  // namespace rp::recorder

@@ -6,8 +6,8 @@
 // mca_base_env_list, may not be mixed with the user's own -x.) Any other
 // command (srun, MPICH's mpiexec, a singleton ./app) gets them in its
 // environment.
-#ifndef RP_LIB_RECORD_LAUNCH_H_
-#define RP_LIB_RECORD_LAUNCH_H_
+#ifndef RP_LIB_RECORDER_LAUNCH_H_
+#define RP_LIB_RECORDER_LAUNCH_H_
 
 #include <string>
 #include <utility>
@@ -15,7 +15,7 @@
 
 #include "lib/base/status.h"
 
-namespace rp::record {
+namespace rp::recorder {
 
 struct LaunchOptions {
   std::vector<std::string> command;  // launcher and its arguments
@@ -40,6 +40,6 @@ Expected<int> Launch(const LaunchOptions& options);
 // Finds `program` on PATH (or checks it if it contains a slash).
 bool FindProgram(const std::string& program, std::string* path);
 
-}  // namespace rp::record
+}  // namespace rp::recorder
 
-#endif  // RP_LIB_RECORD_LAUNCH_H_
+#endif  // RP_LIB_RECORDER_LAUNCH_H_

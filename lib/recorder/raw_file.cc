@@ -1,9 +1,9 @@
-#include "lib/record/raw_file.h"
+#include "lib/recorder/raw_file.h"
 
 #include <cerrno>
 #include <cstring>
 
-namespace rp::record {
+namespace rp::recorder {
 namespace {
 
 constexpr size_t kChunk = size_t{1} << 20;
@@ -137,4 +137,4 @@ std::string_view RecordText(const raw::RecordHeader* record) {
   return std::string_view(reinterpret_cast<const char*>(fixed + 1), fixed->length);
 }
 
-}  // namespace rp::record
+}  // namespace rp::recorder

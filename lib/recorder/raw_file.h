@@ -7,8 +7,8 @@
 //   const rp::raw::RecordHeader* rec;
 //   while ((rec = file->Next()) != nullptr) { ... }
 //   if (!file->problem().empty()) warn(file->problem());
-#ifndef RP_LIB_RECORD_RAW_FILE_H_
-#define RP_LIB_RECORD_RAW_FILE_H_
+#ifndef RP_LIB_RECORDER_RAW_FILE_H_
+#define RP_LIB_RECORDER_RAW_FILE_H_
 
 #include <climits>
 #include <cstdint>
@@ -21,7 +21,7 @@
 #include "collector/raw_format.h"
 #include "lib/base/status.h"
 
-namespace rp::record {
+namespace rp::recorder {
 
 class RawFile {
  public:
@@ -91,6 +91,6 @@ bool ParseSample(const raw::RecordHeader* record, SampleView* view);
 // The text of a kMaps or kCmdline record.
 std::string_view RecordText(const raw::RecordHeader* record);
 
-}  // namespace rp::record
+}  // namespace rp::recorder
 
-#endif  // RP_LIB_RECORD_RAW_FILE_H_
+#endif  // RP_LIB_RECORDER_RAW_FILE_H_

@@ -1,4 +1,4 @@
-#include "lib/record/merge.h"
+#include "lib/recorder/merge.h"
 
 #include <dirent.h>
 
@@ -15,12 +15,12 @@
 
 #include "collector/raw_format.h"
 #include "lib/base/version.h"
-#include "lib/record/events.h"
-#include "lib/record/rank_info.h"
-#include "lib/record/raw_file.h"
-#include "lib/record/symbolizer.h"
+#include "lib/recorder/events.h"
+#include "lib/recorder/rank_info.h"
+#include "lib/recorder/raw_file.h"
+#include "lib/recorder/symbolizer.h"
 
-namespace rp::record {
+namespace rp::recorder {
 namespace {
 
 const char* const kCommKinds[] = {"world", "self",  "dup",       "split",  "create",
@@ -403,4 +403,4 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
   return report;
 }
 
-}  // namespace rp::record
+}  // namespace rp::recorder

@@ -1,4 +1,4 @@
-#include "lib/record/launch.h"
+#include "lib/recorder/launch.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace rp::record {
+namespace rp::recorder {
 namespace {
 
 std::string Basename(const std::string& path) {
@@ -134,4 +134,4 @@ Expected<int> Launch(const LaunchOptions& options) {
   return 1;
 }
 
-}  // namespace rp::record
+}  // namespace rp::recorder

@@ -1,4 +1,4 @@
-#include "lib/record/record.h"
+#include "lib/recorder/recorder.h"
 
 #include <limits.h>
 #include <spdlog/spdlog.h>
@@ -9,10 +9,10 @@
 #include <cerrno>
 #include <cstring>
 
-#include "lib/record/launch.h"
-#include "lib/record/merge.h"
+#include "lib/recorder/launch.h"
+#include "lib/recorder/merge.h"
 
-namespace rp::record {
+namespace rp::recorder {
 namespace {
 
 std::string SelfDir() {
@@ -161,4 +161,4 @@ Status Run(const Config& options, const OutputOpener& open_output) {
   return OkStatus();
 }
 
-}  // namespace rp::record
+}  // namespace rp::recorder

@@ -8,8 +8,8 @@
 // Two passes over the files: the first collects dictionaries and checks
 // completeness, the second streams events, so memory does not grow with the
 // number of events.
-#ifndef RP_LIB_RECORD_MERGE_H_
-#define RP_LIB_RECORD_MERGE_H_
+#ifndef RP_LIB_RECORDER_MERGE_H_
+#define RP_LIB_RECORDER_MERGE_H_
 
 #include <cstdint>
 #include <string>
@@ -18,7 +18,7 @@
 #include "lib/base/status.h"
 #include "lib/trace/writer.h"
 
-namespace rp::record {
+namespace rp::recorder {
 
 struct MergeReport {
   int world_size = 0;
@@ -45,6 +45,6 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
 // The collector files in `dir` ("rank-<R>.rpraw"), by rank.
 std::vector<std::pair<int, std::string>> RankFiles(const std::string& dir);
 
-}  // namespace rp::record
+}  // namespace rp::recorder
 
-#endif  // RP_LIB_RECORD_MERGE_H_
+#endif  // RP_LIB_RECORDER_MERGE_H_

@@ -1,4 +1,4 @@
-#include "lib/record/symbolizer.h"
+#include "lib/recorder/symbolizer.h"
 
 #include <cxxabi.h>
 #include <dwarf.h>
@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace rp::record {
+namespace rp::recorder {
 namespace {
 
 // The ELF vaddr at which file offset `offset` is loaded, from the PT_LOAD
@@ -215,4 +215,4 @@ const std::vector<Symbol>& Symbolizer::Symbolize(const Location& location) {
   return m.cache.emplace(location.vaddr, std::move(frames)).first->second;
 }
 
-}  // namespace rp::record
+}  // namespace rp::recorder

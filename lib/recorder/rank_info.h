@@ -2,8 +2,8 @@
 // first pass (merge.cc), for the dictionaries and the event pass
 // (events.cc): communicators, clock measurements, call-site addresses,
 // the tick-to-nanosecond map of its times, and whether it is complete.
-#ifndef RP_LIB_RECORD_RANK_INFO_H_
-#define RP_LIB_RECORD_RANK_INFO_H_
+#ifndef RP_LIB_RECORDER_RANK_INFO_H_
+#define RP_LIB_RECORDER_RANK_INFO_H_
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@
 
 #include "collector/raw_format.h"
 
-namespace rp::record {
+namespace rp::recorder {
 
 struct RawComm {
   int32_t local_id;
@@ -90,6 +90,6 @@ struct RankInfo {
   std::string problem;
 };
 
-}  // namespace rp::record
+}  // namespace rp::recorder
 
-#endif  // RP_LIB_RECORD_RANK_INFO_H_
+#endif  // RP_LIB_RECORDER_RANK_INFO_H_

@@ -1,7 +1,7 @@
 // rp-record: run an MPI job with the collector preloaded, then merge the
 // per-rank files into one rp-trace stream (or only merge, with --merge).
-#ifndef RP_LIB_RECORD_RECORD_H_
-#define RP_LIB_RECORD_RECORD_H_
+#ifndef RP_LIB_RECORDER_RECORDER_H_
+#define RP_LIB_RECORDER_RECORDER_H_
 
 #include <functional>
 #include <memory>
@@ -11,7 +11,7 @@
 #include "lib/base/status.h"
 #include "lib/trace/writer.h"
 
-namespace rp::record {
+namespace rp::recorder {
 
 struct Config {
   std::string output = "rp-trace.ndjson.zst";  // the trace ("-": stdout); names the raw directory
@@ -34,6 +34,6 @@ using OutputOpener = std::function<Expected<std::unique_ptr<trace::Writer>>(cons
 // recorded is still merged and the gaps are listed).
 Status Run(const Config& config, const OutputOpener& open_output);
 
-}  // namespace rp::record
+}  // namespace rp::recorder
 
-#endif  // RP_LIB_RECORD_RECORD_H_
+#endif  // RP_LIB_RECORDER_RECORDER_H_

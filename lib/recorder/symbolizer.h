@@ -5,8 +5,8 @@
 // module's symbols and DWARF line table (libdw). An address inside inlined
 // code gives a chain of frames: the inlined function at its line, then the
 // function it was inlined into at the line of the inlined call, and so on.
-#ifndef RP_LIB_RECORD_SYMBOLIZER_H_
-#define RP_LIB_RECORD_SYMBOLIZER_H_
+#ifndef RP_LIB_RECORDER_SYMBOLIZER_H_
+#define RP_LIB_RECORDER_SYMBOLIZER_H_
 
 #include <cstdint>
 #include <map>
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rp::record {
+namespace rp::recorder {
 
 struct Location {
   int32_t module = -1;  // -1: not inside any saved mapping
@@ -59,6 +59,6 @@ class Symbolizer {
   std::map<int, std::vector<Range>> ranges_;  // by rank, sorted by start
 };
 
-}  // namespace rp::record
+}  // namespace rp::recorder
 
-#endif  // RP_LIB_RECORD_SYMBOLIZER_H_
+#endif  // RP_LIB_RECORDER_SYMBOLIZER_H_
