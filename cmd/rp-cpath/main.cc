@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
                        "replay from the last call (holds the whole trace in memory); heuristic: the mpi-graph "
                        "topological-sorting heuristic (computation only)");
   app.add_option("-j,--jobs", config.jobs, "threads building graphs (the output does not depend on it)")
-      ->check(CLI::Range(1, 256));
+      ->type_name("N")
+      ->check(rp::cli::Between(1, 256));
   bool no_passthrough = false, no_zeroing = false, no_phases = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the cp_* records, not the input's");
   Format format = Format::kNdjson;
@@ -30,7 +31,8 @@ int main(int argc, char** argv) {
                          "records)");
   app.add_flag("--no-zeroing", no_zeroing, "skip the what-if zeroing (one longest-path pass per site)");
   app.add_option("--top", config.top, "cp_top: the sites with more than 1/M of the critical path")
-      ->check(CLI::Range(1, 1000));
+      ->type_name("M")
+      ->check(rp::cli::Between(1, 1000));
   app.add_flag("--no-phases", no_phases, "only whole-run summaries, even when rp-phases tagged the records");
   app.add_flag("--phase-ranks", config.phase_ranks, "per-phase imbalance per rank too");
   tool.SetFooter(

@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   io.output = options.output;
   tool.AddOutput(&io);
   auto& app = tool.app();
-  app.get_option("--output")->description("trace file (default rp-trace.ndjson.zst; - for stdout)");
+  app.get_option("--output")->description("the trace (- for stdout)")->default_str(options.output);
   app.add_option("--merge", options.merge_dir,
                  "only merge the rank files in DIR (left by a job script, srun, or a crash)")
       ->type_name("DIR");
@@ -18,13 +18,15 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   app.add_flag("--keep", options.keep, "keep the per-rank files after merging");
   app.add_option("--sample-hz", options.sample_hz, "wall-clock stack samples per second and rank; 0 turns sampling off")
-      ->check(CLI::Range(0, 10000));
+      ->type_name("HZ")
+      ->check(rp::cli::Between(0, 10000));
   app.add_option("--buffer-kb", options.buffer_kb, "per-rank buffer written at once (a killed rank loses at most this)")
-      ->check(CLI::Range(16, 1 << 20));
+      ->type_name("KB")
+      ->check(rp::cli::Between(16, 1 << 20));
   app.add_flag("--no-sites", [&](int64_t) { options.sites = false; }, "do not record call-site addresses");
   app.add_option("--collector", options.collector, "librpcollect.so to preload (default: installed with rp-record)")
       ->type_name("PATH");
-  app.add_option("command", options.command, "the launch command, after --")->type_name("COMMAND ARGS...");
+  app.add_option("command", options.command, "the launch command, after --")->type_name("COMMAND");
   tool.SetFooter(
       "Writes: header, rank, comm, site, clock, then mpi and sample records in time order.\n"
       "The job's ranks write DIR/rank-<R>.rpraw while they run; rp-record merges them\n"

@@ -134,13 +134,56 @@ int64_t NowNs() {
       .count();
 }
 
+// --help: "--level N    zstd compression level (1..19; default 1)": the
+// value's name alone after the option, what it may be and its default in
+// words after the description, and no "{false}" on flags.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    if (opt->get_type_size() == 0) return "";
+    std::string type = opt->get_type_name();
+    type = type.substr(0, type.find(':'));
+    std::string out = type.empty() ? "" : " " + type;
+    if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) out += " ...";
+    return out;
+  }
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    std::vector<std::string> notes;
+    if (opt->get_type_size() != 0) {
+      const std::string type = opt->get_type_name();
+      for (size_t at = type.find(':'); at != std::string::npos; at = type.find(':', at + 1)) {
+        notes.push_back(type.substr(at + 1, type.find(':', at + 1) - at - 1));
+      }
+      const std::string value = opt->get_default_str();
+      if (!value.empty() && value != "[]") notes.push_back("default " + value);
+    }
+    std::string out = opt->get_description();
+    for (size_t i = 0; i < notes.size(); ++i) out += (i == 0 ? " (" : "; ") + notes[i];
+    return notes.empty() ? out : out + ")";
+  }
+};
+
 }  // namespace
+
+std::string HelpNumber(double v) {
+  char buf[32];
+  if (v == static_cast<double>(static_cast<int64_t>(v))) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  } else {
+    std::snprintf(buf, sizeof buf, "%g", v);
+  }
+  return buf;
+}
+
+CLI::Validator Positive() { return CLI::PositiveNumber.description("> 0"); }
 
 Tool::Tool(std::string name, std::string purpose) : name_(std::move(name)), app_(purpose, name_) {
   app_.set_version_flag("--version", std::string(name_) + " (rp) " + kVersion);
   app_.add_flag("-q,--quiet", quiet_, "fewer messages on stderr (-qq: none)");
   app_.add_flag("-v,--verbose", verbose_, "more messages on stderr (-vv: trace)");
+  app_.formatter(std::make_shared<HelpFormatter>());
   app_.get_formatter()->column_width(28);
+  app_.option_defaults()->always_capture_default();
 }
 
 void Tool::AddInputs(IoOptions* io) {
@@ -158,19 +201,14 @@ void Tool::AddHold(IoOptions* io) {
                   "records a rank with no events count may send nothing while it holds a window open; then it is "
                   "taken as finished (memory stays bounded when a rank's records are missing)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+      ->check(Positive());
 }
 
 void Tool::AddOutput(IoOptions* io) {
   io_ = io;
-  app_.add_option("-o,--output", io->output, "write to FILE instead of stdout")
-      ->type_name("FILE");
+  app_.add_option("-o,--output", io->output, "write to FILE instead of stdout")->type_name("FILE")->default_str("");
   app_.add_flag("-z,--zstd", io->zstd, "compress output with zstd (default for -o *.zst)");
-  app_.add_option("--level", io->zstd_level, "zstd compression level, 1-19")
-      ->type_name("N")
-      ->check(CLI::Range(1, 19))
-      ->default_val(trace::kDefaultZstdLevel);
+  app_.add_option("--level", io->zstd_level, "zstd compression level")->type_name("N")->check(Between(1, 19));
   app_.add_flag("-f,--force", io->force, "write zstd output even to a terminal");
 }
 

@@ -54,6 +54,17 @@ struct IoOptions {
 
 class Progress;
 
+// "1048576" for whole numbers, "%g" for others: for --help.
+std::string HelpNumber(double v);
+// A value between lo and hi (inclusive), shown in --help as "lo..hi".
+template <typename T>
+CLI::Validator Between(T lo, T hi) {
+  return CLI::Range(lo, hi).description(HelpNumber(static_cast<double>(lo)) + ".." +
+                                        HelpNumber(static_cast<double>(hi)));
+}
+// A value above 0, shown as "> 0".
+CLI::Validator Positive();
+
 // "a|b|c", for --help.
 std::string ChoiceList(const std::vector<std::string>& names);
 

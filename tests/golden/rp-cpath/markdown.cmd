@@ -1,0 +1,1 @@
+rp-cpath --format markdown testdata/traces/cpath.ndjson

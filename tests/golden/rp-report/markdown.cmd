@@ -1,0 +1,1 @@
+rp-cpath --no-passthrough testdata/traces/cpath.ndjson | rp-report --format markdown

@@ -1,0 +1,1 @@
+rp-report testdata/traces/tiny.ndjson
