@@ -42,6 +42,7 @@ Options ReadOptions() {
   o.sample_hz = static_cast<int>(EnvInt("RP_SAMPLE_HZ", 200, 0, 10000));
   o.sample_depth = static_cast<int>(EnvInt("RP_SAMPLE_DEPTH", 48, 1, 512));
   o.clock_exchanges = static_cast<int>(EnvInt("RP_CLOCK_EXCHANGES", 8, 1, 1000));
+  o.shared_clock = EnvInt("RP_SHARED_CLOCK", 1, 0, 1) == 1;
   const char* timer = std::getenv("RP_TIMER");
   o.timer_ticks = !(timer != nullptr && std::strcmp(timer, "monotonic") == 0) && InvariantTsc();
   return o;

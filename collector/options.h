@@ -6,6 +6,9 @@
 //   RP_SAMPLE_HZ        wall-clock samples per second, 0 off   (200)
 //   RP_SAMPLE_DEPTH     frames kept per sample                 (48)
 //   RP_CLOCK_EXCHANGES  ping-pongs per rank at init/finalize   (8)
+//   RP_SHARED_CLOCK     0: measure every rank's clock, even where ranks
+//                       share a host and boot (libfaketime, time
+//                       namespaces)                            (1)
 //   RP_TIMER            "tsc" or "monotonic"                   (tsc when the
 //                       CPU's time-stamp counter is invariant)
 #ifndef RP_COLLECTOR_OPTIONS_H_
@@ -22,6 +25,7 @@ struct Options {
   int sample_hz = 200;
   int sample_depth = 48;
   int clock_exchanges = 8;
+  bool shared_clock = true;
   bool timer_ticks = false;
 };
 

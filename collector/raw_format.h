@@ -16,7 +16,7 @@
 namespace rp::raw {
 
 inline constexpr char kMagic[8] = {'R', 'P', 'R', 'A', 'W', '0', '0', '1'};
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = 2;
 
 struct FileHeader {
   char magic[8];
@@ -30,8 +30,9 @@ struct FileHeader {
   int32_t timer;          // kTimerNs: event times are ns; kTimerTicks: TSC ticks
   int32_t pad;
   char host[64];
+  char boot_id[40];       // /proc/sys/kernel/random/boot_id ("" when unknown)
 };
-static_assert(sizeof(FileHeader) == 112);
+static_assert(sizeof(FileHeader) == 152);
 
 // Event and sample times are either nanoseconds of clock_id, or CPU
 // time-stamp counter ticks converted by the merge through the CalibRecords

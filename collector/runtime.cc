@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,8 @@ struct State {
   std::vector<std::vector<int32_t>> wins;
   HandleMap file_ids;
   int32_t next_file = 0;
+
+  ClockGroups clock_groups;  // who shares this rank's clock; found at MPI_Init
 };
 
 State& S() {
@@ -331,8 +334,23 @@ void AppendText(State& s, raw::RecordKind kind, const std::string& text) {
 
 void AppendMaps(State& s) { AppendText(s, raw::kMaps, ExecutableMappings()); }
 
+// The kernel's boot id: processes of one host with the same one read the
+// same CLOCK_MONOTONIC. Left empty when it cannot be read.
+void ReadBootId(char* out, size_t size) {
+  const int fd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  const ssize_t n = ::read(fd, out, size - 1);
+  ::close(fd);
+  out[n > 0 ? n : 0] = '\0';
+  if (char* newline = std::strchr(out, '\n')) *newline = '\0';
+}
+
+// A measurement only from rank 0 and the leaders of the other clock groups
+// (clock_sync.h): the rest read their leader's clock.
 void AppendClock(State& s, int when) {
-  const ClockOffset offset = MeasureClockOffset(s.options.clock_exchanges);
+  const std::optional<ClockOffset> measured = MeasureClockOffset(s.clock_groups, s.options.clock_exchanges);
+  if (!measured) return;
+  const ClockOffset& offset = *measured;
   raw::ClockRecord clock{};
   clock.h = {raw::kClock, 0, sizeof clock};
   clock.when = when;
@@ -816,7 +834,10 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   header.clock_id = CLOCK_MONOTONIC;
   header.timer = g_ticks ? raw::kTimerTicks : raw::kTimerNs;
   ::gethostname(header.host, sizeof header.host - 1);
+  // Without a boot id no two ranks are taken to share a clock.
+  if (s.options.shared_clock) ReadBootId(header.boot_id, sizeof header.boot_id);
   AppendRecord(s, &header, sizeof header);
+  s.clock_groups = FindClockGroups(header.host, header.boot_id);
   if (g_ticks) {
     const raw::CalibRecord calib = Calibration();
     s.last_calibration = calib.ticks;

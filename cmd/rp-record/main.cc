@@ -24,6 +24,9 @@ int main(int argc, char** argv) {
       ->type_name("KB")
       ->check(rp::cli::Between(16, 1 << 20));
   app.add_flag("--no-sites", [&](int64_t) { options.sites = false; }, "do not record call-site addresses");
+  app.add_flag("--no-shared-clock", [&](int64_t) { options.shared_clock = false; },
+               "measure every rank's clock offset, even of ranks on one host and boot (for clocks faked per "
+               "process, or time namespaces)");
   app.add_option("--collector", options.collector, "librpcollect.so to preload (default: installed with rp-record)")
       ->type_name("PATH");
   app.add_option("command", options.command, "the launch command, after --")->type_name("COMMAND");

@@ -5,19 +5,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace rp::clocksync {
 namespace {
 
 using clock::LinearClock;
 
-// Each rank's ping-pong offset measurements (collector clock records).
+// Each clock group's ping-pong offset measurements (collector clock
+// records), by the group's lowest rank.
 std::vector<std::vector<clock::OffsetMeasurement>> PingpongMeasurements(const window::Dictionary& dict,
-                                                                       int64_t ranks) {
-  std::vector<std::vector<clock::OffsetMeasurement>> pingpong(ranks);
+                                                                       const std::vector<int64_t>& group_of) {
+  std::vector<std::vector<clock::OffsetMeasurement>> pingpong(group_of.size());
+  const int64_t ranks = static_cast<int64_t>(group_of.size());
   for (const trace::ClockRecord& c : dict.clocks) {
     if (c.method != "pingpong" || c.rank < 0 || c.rank >= ranks || !c.has_t() || !c.has_offset()) continue;
-    pingpong[c.rank].push_back({c.t, c.offset});
+    pingpong[group_of[c.rank]].push_back({c.t, c.offset});
   }
   return pingpong;
 }
@@ -96,23 +99,45 @@ int64_t CountRanks(const window::Dictionary& dict) {
   return ranks;
 }
 
+std::vector<int64_t> ClockGroups(const window::Dictionary& dict, int64_t ranks) {
+  std::vector<int64_t> group_of(ranks);
+  for (int64_t r = 0; r < ranks; ++r) group_of[r] = r;
+  std::map<std::pair<std::string, std::string>, int64_t> lowest;  // (host, boot) -> rank
+  for (const trace::RankRecord& r : dict.rank_records) {
+    if (r.rank < 0 || r.rank >= ranks || !r.has_host() || !r.has_boot() || r.boot.empty()) continue;
+    auto [it, added] = lowest.emplace(std::make_pair(r.host, r.boot), r.rank);
+    if (!added) it->second = std::min(it->second, r.rank);
+  }
+  for (const trace::RankRecord& r : dict.rank_records) {
+    if (r.rank < 0 || r.rank >= ranks || !r.has_host() || !r.has_boot() || r.boot.empty()) continue;
+    group_of[r.rank] = lowest.at({r.host, r.boot});
+  }
+  return group_of;
+}
+
 Expected<Clocks> ChooseClocks(const window::Dictionary& dict, int64_t ranks, Method requested,
                               std::vector<std::vector<clock::SyncExit>> exits, int64_t gaps_tolerance) {
   Clocks clocks;
   clocks.by_rank.resize(ranks);
   clocks.method_of.assign(ranks, "identity");
-  const auto pingpong = PingpongMeasurements(dict, ranks);
+  clocks.group_of = ClockGroups(dict, ranks);
+  const std::vector<int64_t>& group_of = clocks.group_of;
+  const auto pingpong = PingpongMeasurements(dict, group_of);
   const bool have_pingpong = std::any_of(pingpong.begin(), pingpong.end(), [](const auto& m) { return !m.empty(); });
   clocks.method = Resolve(dict, requested, have_pingpong);
   if (clocks.method == Method::kPingpong) {
     if (!have_pingpong) return InputError("--method pingpong: the trace has no ping-pong clock records");
     int64_t without = 0;
     for (int64_t r = 0; r < ranks; ++r) {
-      if (pingpong[r].empty()) {
+      const int64_t leader = group_of[r];
+      // Rank 0's clock is the reference: the ranks that read it need no
+      // mapping, whatever their measurements' noise says.
+      if (group_of[0] == leader) continue;
+      if (pingpong[leader].empty()) {
         ++without;
         continue;
       }
-      clocks.by_rank[r] = clock::FitOffsets(pingpong[r]);
+      clocks.by_rank[r] = leader == r ? clock::FitOffsets(pingpong[r]) : clocks.by_rank[leader];
       clocks.method_of[r] = "linear";
     }
     if (without > 0) spdlog::warn("{} rank(s) have no clock measurement: their times are left as they are", without);
@@ -133,9 +158,28 @@ Expected<Clocks> ChooseClocks(const window::Dictionary& dict, int64_t ranks, Met
                    "rank 0 stay within {}; their times are left as they are",
                    unfitted, Ns(gaps_tolerance));
     }
+    // A group's lowest rank, fitted first, speaks for the others; rank 0's
+    // group needs no mapping.
+    for (int64_t r = 0; r < ranks; ++r) {
+      const int64_t leader = group_of[r];
+      if (leader == r) continue;
+      clocks.by_rank[r] = leader == group_of[0] ? clock::LinearClock{} : clocks.by_rank[leader];
+      clocks.method_of[r] = clocks.method_of[leader];
+    }
   }
   DropSteepDrifts(clocks);
   return clocks;
+}
+
+std::string RankList(const std::vector<int64_t>& ranks) {
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : "");
+    i = j + 1;
+  }
+  return out;
 }
 
 std::string Ns(int64_t ns) {

@@ -29,18 +29,30 @@ std::string_view MethodName(Method method);
 // records naming ranks beyond the header's count are warned of.
 int64_t CountRanks(const window::Dictionary& dict);
 
+// Ranks that read one clock: those whose rank records give the same host
+// and boot id. By rank, the lowest rank of its group (itself when its
+// records do not say, or when it is alone).
+std::vector<int64_t> ClockGroups(const window::Dictionary& dict, int64_t ranks);
+
 struct Clocks {
   Method method = Method::kIdentity;  // the one used (kAuto resolved)
   std::vector<clock::LinearClock> by_rank;
   // Each rank's summary method: "linear", "gaps" or "identity".
   std::vector<std::string> method_of;
+  std::vector<int64_t> group_of;  // ClockGroups
 };
 
 // The clock of each of `ranks` ranks. `exits` are the ranks' global
-// synchronization exits (Method::kGaps only). A drift beyond 1% is dropped
-// (offset kept) with a warning; so are ranks without measurements.
+// synchronization exits (Method::kGaps only). Ranks that read one clock
+// get the same mapping: rank 0's group none at all, another group the line
+// through all its members' measurements (or its lowest rank's gaps fit).
+// A drift beyond 1% is dropped (offset kept) with a warning; ranks without
+// measurements are left as they are, with a warning.
 Expected<Clocks> ChooseClocks(const window::Dictionary& dict, int64_t ranks, Method requested,
                               std::vector<std::vector<clock::SyncExit>> exits, int64_t gaps_tolerance);
+
+// "0-7", "2,5,9-11": ranks for messages.
+std::string RankList(const std::vector<int64_t>& ranks);
 
 // A duration for messages: "12.345 ms", "3.210 us", "17 ns".
 std::string Ns(int64_t ns);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -155,6 +156,7 @@ class Synchronizer {
       c.set_drift(clocks_.by_rank[r].drift * 1e6);
       c.set_moved(s.moved);
       c.set_max_shift(s.max_shift);
+      if (clocks_.group_of[r] != r) c.set_shares(clocks_.group_of[r]);
       RP_RETURN_IF_ERROR(out_.Write(c));
     }
     return OkStatus();
@@ -162,6 +164,18 @@ class Synchronizer {
 
   // Exit 1 when no rank had an mpi record.
   Status Warn() const;
+
+  // Which ranks read one clock, for --report.
+  void ReportGroups() const {
+    std::map<int64_t, std::vector<int64_t>> groups;
+    for (int64_t r = 0; r < ranks_; ++r) groups[clocks_.group_of[r]].push_back(r);
+    for (const auto& [leader, members] : groups) {
+      if (members.size() < 2) continue;
+      spdlog::info("ranks {} read one clock (same host and boot): {}", RankList(members),
+                   leader == 0 ? "rank 0's, left as it is" : "mapped as one, from rank " + std::to_string(leader) +
+                                                                 "'s group's measurements");
+    }
+  }
 
  private:
   // The clock's offset at the rank's first event (or at its reference).
@@ -326,6 +340,7 @@ Status Synchronizer::Warn() const {
     return NothingError("the trace has no mpi records: no times to put on one clock");
   }
   if (config_.report) {
+    ReportGroups();
     for (int64_t r = 0; r < ranks_; ++r) {
       const RankSummary& s = summary_[r];
       spdlog::info("rank {}: {} offset {} drift {:.3f} ppm; repair moved {} event(s), at most {}", r,

@@ -124,6 +124,49 @@ TEST(Clocksync, AStreamOnOneClockIsNotMappedAgain) {
   EXPECT_EQ(out.clocks[1].method, "identity");
 }
 
+std::string RankRecord(int rank, const std::string& host, const std::string& boot) {
+  return R"({"type":"rank","rank":)" + std::to_string(rank) + R"(,"host":")" + host + R"(","boot":")" + boot +
+         "\"}\n";
+}
+
+// Ranks 0 and 1 share host a's clock, ranks 2 and 3 host b's. Rank 1's
+// measurement (noise: 700 ns) is not used: it reads rank 0's clock. Rank
+// 3 has none: it reads rank 2's, whose line is its mapping too.
+TEST(Clocksync, RanksOnOneHostAndBootShareOneMapping) {
+  std::string trace = TestHeader(4) + RankRecord(0, "a", "boot-a") + RankRecord(1, "a", "boot-a") +
+                      RankRecord(2, "b", "boot-b") + RankRecord(3, "b", "boot-b") + Pingpong(0, 0, 0) +
+                      Pingpong(1, 0, 700) + Pingpong(2, 0, 5000) + Pingpong(2, 1'000'000, 5000);
+  // On rank 0's clock each rank enters at 10000 + 100 r and leaves at 11000.
+  const int64_t offsets[] = {0, 0, 5000, 5000};
+  for (int r = 0; r < 4; ++r) trace += TestMpi(r, 0, "MPI_Barrier", 10'000 + 100 * r - offsets[r], 11'000 - offsets[r]);
+  const Output out = Sync(trace);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_EQ(out.clocks.size(), 4u);
+  const int64_t shares[] = {-1, 0, -1, 2};
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(out.clocks[r].offset, offsets[r]) << r;
+    EXPECT_DOUBLE_EQ(out.clocks[r].drift, 0) << r;
+    EXPECT_EQ(out.clocks[r].has_shares() ? out.clocks[r].shares : -1, shares[r]) << r;
+  }
+  EXPECT_EQ(out.clocks[1].method, "identity");
+  EXPECT_EQ(out.clocks[3].method, "linear");
+  for (const trace::MpiRecord& m : out.calls) {
+    EXPECT_EQ(m.t0, 10'000 + 100 * m.rank);
+    EXPECT_EQ(m.t1, 11'000);
+  }
+}
+
+// Without a boot id, ranks on one host are not taken to share a clock.
+TEST(Clocksync, AHostWithoutBootIdsIsNotOneClock) {
+  std::string trace = TestHeader(2) + R"({"type":"rank","rank":0,"host":"a"})" "\n" +
+                      R"({"type":"rank","rank":1,"host":"a"})" "\n" + Pingpong(0, 0, 0) + Pingpong(1, 0, 700) +
+                      TestMpi(0, 0, "MPI_Barrier", 0, 1000) + TestMpi(1, 0, "MPI_Barrier", 0, 1000);
+  const Output out = Sync(trace);
+  ASSERT_TRUE(out.status.ok());
+  EXPECT_EQ(out.clocks[1].offset, 700);
+  EXPECT_FALSE(out.clocks[1].has_shares());
+}
+
 TEST(Clocksync, NoCallsIsNothingUsable) {
   const Output out = Sync(TestHeader(2) + Pingpong(1, 0, 1000));
   EXPECT_EQ(out.status.code(), StatusCode::kNothing);

@@ -314,6 +314,8 @@ Status WriteRankRecords(const std::vector<RankInfo>& ranks, int world, trace::Wr
     if (next < static_cast<int>(ranks.size()) && ranks[next].rank == r) {
       const RankInfo& info = ranks[next++];
       rank.set_host(std::string(info.header.host, strnlen(info.header.host, sizeof info.header.host)));
+      const size_t boot = strnlen(info.header.boot_id, sizeof info.header.boot_id);
+      if (boot > 0) rank.set_boot(std::string(info.header.boot_id, boot));
       rank.set_pid(info.header.pid);
       rank.set_events(info.events);
       rank.set_samples(info.samples);

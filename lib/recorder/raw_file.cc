@@ -1,6 +1,7 @@
 #include "lib/recorder/raw_file.h"
 
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 namespace rp::recorder {
@@ -15,16 +16,21 @@ Expected<std::unique_ptr<RawFile>> RawFile::Open(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return InputError(path + ": cannot open: " + std::strerror(errno));
   std::unique_ptr<RawFile> file(new RawFile(path, f));
-  if (std::fread(&file->header_, sizeof file->header_, 1, f) != 1) {
-    return InputError(path + ": too short for a collector file header (" +
-                      std::to_string(sizeof file->header_) + " bytes)");
-  }
-  if (std::memcmp(file->header_.magic, raw::kMagic, sizeof raw::kMagic) != 0) {
+  // What the file is, told from as much of a header as it has: another
+  // file, another version of the format, or a header cut short.
+  const size_t got = std::fread(&file->header_, 1, sizeof file->header_, f);
+  const size_t version_end = offsetof(raw::FileHeader, version) + sizeof file->header_.version;
+  if (got >= sizeof raw::kMagic && std::memcmp(file->header_.magic, raw::kMagic, sizeof raw::kMagic) != 0) {
     return InputError(path + ": not a collector file (bad magic)");
   }
-  if (file->header_.version != raw::kVersion) {
+  if (got >= version_end && file->header_.version != raw::kVersion) {
     return InputError(path + ": collector format version " + std::to_string(file->header_.version) +
-                      ", this rp-record reads " + std::to_string(raw::kVersion));
+                      ", this rp-record reads " + std::to_string(raw::kVersion) +
+                      " (merge with the rp-record of the collector that wrote it)");
+  }
+  if (got < sizeof file->header_) {
+    return InputError(path + ": too short for a collector file header (" +
+                      std::to_string(sizeof file->header_) + " bytes)");
   }
   file->consumed_ = sizeof file->header_;
   file->buffer_.resize(kChunk);

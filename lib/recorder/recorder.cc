@@ -134,7 +134,8 @@ Status Run(const Config& options, const OutputOpener& open_output) {
   launch.env = {{"RP_DIR", raw_dir},
                 {"RP_SAMPLE_HZ", std::to_string(options.sample_hz)},
                 {"RP_BUFFER_KB", std::to_string(options.buffer_kb)},
-                {"RP_SITES", options.sites ? "1" : "0"}};
+                {"RP_SITES", options.sites ? "1" : "0"},
+                {"RP_SHARED_CLOCK", options.shared_clock ? "1" : "0"}};
   spdlog::debug("collector {}, raw files in {}", collector, raw_dir);
   RP_ASSIGN_OR_RETURN(int exit_code, Launch(launch));
   if (exit_code != 0) {

@@ -23,6 +23,7 @@ struct Config {
   int sample_hz = 200;
   int buffer_kb = 1024;
   bool sites = true;
+  bool shared_clock = true;  // ranks of one host and boot share one clock
 };
 
 // Opens config.output for the merge, refusing one of `inputs` (the raw

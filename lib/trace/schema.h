@@ -51,6 +51,9 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 #define RP_FIELDS_rank(X)                                                      \
   X(Int, rank, Req, "rank in MPI_COMM_WORLD")                                  \
   X(Str, host, Opt, "host name")                                               \
+  X(Str, boot, Opt,                                                            \
+    "boot id of the host's kernel: ranks with the same host and boot read "    \
+    "one CLOCK_MONOTONIC")                                                     \
   X(Int, pid, Opt, "process id")                                               \
   X(Int, events, Opt, "mpi records written for this rank")                     \
   X(Int, samples, Opt, "sample records written for this rank")                 \
@@ -133,7 +136,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, rtt, Opt, "pingpong: round-trip time bounding the error, ns")         \
   X(Real, drift, Opt, "summary: clock drift relative to rank 0, ppm")          \
   X(Int, moved, Opt, "summary: events moved to repair causality")              \
-  X(Int, max_shift, Opt, "summary: largest repair shift, ns")
+  X(Int, max_shift, Opt, "summary: largest repair shift, ns")                  \
+  X(Int, shares, Opt,                                                          \
+    "summary: the lowest rank whose clock this rank reads (same host and "     \
+    "boot), when it is not itself: both get the same mapping")
 
 // ----------------------------------------------------------------- phase ---
 #define RP_FIELDS_phase(X)                                                     \

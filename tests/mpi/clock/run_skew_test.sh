@@ -12,7 +12,8 @@ app=$1
 export RP_SKEWS="+0:1 +0.5:1.0001 -0.3:0.99995 +0.2:1.00002"
 offsets=(0 0.5 -0.3 0.2)
 drifts_ppm=(0 100 -50 20)
-RP_TIMER=monotonic rp-record -o "$work/skewed.ndjson" -- "${MPIRUN[@]}" -np 4 -x RP_SKEWS -x RP_TIMER \
+# libfaketime gives each rank its own clock on one host: --no-shared-clock.
+RP_TIMER=monotonic rp-record --no-shared-clock -o "$work/skewed.ndjson" -- "${MPIRUN[@]}" -np 4 -x RP_SKEWS -x RP_TIMER \
   "$root/tests/mpi/clock/skewed_rank.sh" "$root/$app" -n 600 -u 4000 -r 10
 
 before=$(python3 "$root/tests/mpi/clock/check_causality.py" "$work/skewed.ndjson")

@@ -14,10 +14,10 @@ rp-record --keep --sample-hz 0 -o "$work/trace.ndjson" -- \
 raw="$work/trace.ndjson.raw"
 size1=$(stat -c %s "$raw/rank-1.rpraw")
 truncate -s $((size1 / 2 + 3)) "$raw/rank-1.rpraw"
-# Rank 2: garbage over the first record header (right after the 112-byte
+# Rank 2: garbage over the first record header (right after the 152-byte
 # file header). Damage inside a record is not detectable: the format has no
 # checksums.
-printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$raw/rank-2.rpraw" bs=1 seek=112 conv=notrunc status=none
+printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$raw/rank-2.rpraw" bs=1 seek=152 conv=notrunc status=none
 rm "$raw/rank-3.rpraw"
 
 rp-record --merge "$raw" -o "$work/merged.ndjson" >"$work/out" 2>&1

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Ranks 0-3 on "host-a" and 4-7 on "host-b" (UTS namespaces: the same
+# machine under two host names): rank 0 measures only the leader of the
+# other host (rank 4); rp-clocksync gives ranks 1-3 rank 0's clock as it
+# is and ranks 5-7 exactly rank 4's mapping, an estimate near zero.
+set -euo pipefail
+source tests/mpi/testenv.sh
+app=$1
+unshare --uts true 2>/dev/null || { echo "SKIP: unshare --uts not permitted here"; exit 0; }
+export RP_SPLIT_AT=4
+rp-record --sample-hz 0 -o "$work/run.ndjson" -- "${MPIRUN[@]}" -np 8 -x RP_SPLIT_AT \
+  "$root/tests/mpi/clock/as_host.sh" "$root/$app" -n 100 -u 500 -s 3 -x 200
+
+python3 - "$work/run.ndjson" <<'PY' || fail "clock measurements"
+import json, sys
+clocks = {json.loads(l)["rank"] for l in open(sys.argv[1]) if '"type":"clock"' in l}
+hosts = {json.loads(l)["host"] for l in open(sys.argv[1]) if '"type":"rank"' in l}
+assert hosts == {"host-a", "host-b"}, hosts
+assert clocks == {0, 4}, "clock measurements of ranks %s, expected 0 and 4" % sorted(clocks)
+print("two hosts; clock measurements of ranks 0 and 4 only")
+PY
+
+rp-clocksync --report "$work/run.ndjson" -o "$work/synced.ndjson" 2>&1 | tee "$work/report"
+grep -q "ranks 0-3 read one clock (same host and boot): rank 0's, left as it is" "$work/report" || fail "host-a"
+grep -q "ranks 4-7 read one clock (same host and boot): mapped as one, from rank 4's group's measurements" \
+  "$work/report" || fail "host-b"
+python3 - "$work/synced.ndjson" <<'PY' || fail "mappings"
+import json, sys
+s = {r["rank"]: r for r in (json.loads(l) for l in open(sys.argv[1])) if r["type"] == "clock"}
+for r in (1, 2, 3):
+    assert s[r]["offset"] == 0 and s[r]["drift"] == 0 and s[r]["shares"] == 0, s[r]
+for r in (5, 6, 7):
+    assert s[r]["shares"] == 4 and s[r]["drift"] == s[4]["drift"], (s[r], s[4])
+    # One line, its offset read at each rank's first event: apart by drift x time.
+    assert abs(s[r]["offset"] - s[4]["offset"]) <= 1000, (s[r], s[4])
+assert abs(s[4]["offset"]) < 100_000, "one machine's clock: the estimate must be near 0, got %d ns" % s[4]["offset"]
+print("host-b's mapping: offset %d ns, drift %.3f ppm, for ranks 4-7" % (s[4]["offset"], s[4]["drift"]))
+PY
+echo PASS
