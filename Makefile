@@ -51,6 +51,7 @@ bench: build
 	$(BAZEL) build //tests/bench:all
 	bazel-bin/tests/bench/trace_bench
 	tests/bench/collector_bench.sh
+	tests/bench/init_bench.sh
 	tests/bench/stages_bench.sh
 
 # Regenerate the CLI golden files after an intended output change.

@@ -662,19 +662,19 @@ def emit_special(fn):
     elif fn.name == "MPI_Finalize":
         # The call starts when the application makes it, before the
         # collector's closing handshake.
-        body = ["  const int64_t t0 = rpc::Now();", "  rpc::StopRecording();"]
+        body = ["  const int64_t t0 = rpc::Now();", "  rpc::StopRecording();", "  const int64_t mpi_t0 = rpc::Now();"]
         c = ['extern "C" RP_EXPORT int MPI_Finalize() {',
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
              "  if (!call.recording()) return PMPI_Finalize();"] + body + [
              "  const int rc = PMPI_Finalize();", "  const int64_t t1 = rpc::Now();",
-             "  rpc::FinishRecording(%s, %s, t0, t1);" % (fn.fn_id, site), "  return rc;", "}"]
+             "  rpc::FinishRecording(%s, %s, t0, mpi_t0, t1);" % (fn.fn_id, site), "  return rc;", "}"]
         f = ['extern "C" void pmpi_finalize_(MPI_Fint* ierr) __attribute__((weak));',
              'extern "C" RP_EXPORT void mpi_finalize_(MPI_Fint* ierr) {',
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
              '  if (pmpi_finalize_ == nullptr) rpc::MissingFortranMpi("pmpi_finalize_");',
              "  if (!call.recording()) return pmpi_finalize_(ierr);"] + body + [
              "  pmpi_finalize_(ierr);", "  const int64_t t1 = rpc::Now();",
-             "  rpc::FinishRecording(%s, %s, t0, t1);" % (fn.fn_id, site), "}"]
+             "  rpc::FinishRecording(%s, %s, t0, mpi_t0, t1);" % (fn.fn_id, site), "}"]
         decl = "MPI_Fint* ierr"
     elif fn.name == "MPI_Abort":
         c = ['extern "C" RP_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode) {',

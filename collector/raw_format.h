@@ -49,6 +49,7 @@ enum RecordKind : uint16_t {
   kEnd = 6,
   kCmdline = 7,
   kCalib = 8,
+  kOverhead = 9,
 };
 
 struct RecordHeader {
@@ -150,6 +151,14 @@ struct CalibRecord {
   int64_t ns;           // clock_id at the same moment
 };
 
+// The collector's own work inside the next event's [t0, t1] (set-up in
+// MPI_Init, handshake and last write in MPI_Finalize, a buffer write in
+// any call), in timer units: the mpi record's rp.
+struct OverheadRecord {
+  RecordHeader h;       // kind kOverhead
+  int64_t time;
+};
+
 struct EndRecord {
   RecordHeader h;       // kind kEnd
   int64_t events;
@@ -157,6 +166,9 @@ struct EndRecord {
   int64_t samples_in_mpi;  // samples skipped because the rank was inside MPI
   int32_t finalized;       // 1 after MPI_Finalize, 0 at exit without it
   int32_t pad;
+  int64_t overhead_outside;  // timer units of the collector's own work outside
+                             // MPI calls: taking samples, and the buffer writes
+                             // that samples forced
 };
 
 // Predefined reduction operations, in the order kOp32 indexes them.

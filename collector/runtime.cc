@@ -264,6 +264,7 @@ void AppendEnd(State& s, int finalized) {
   SamplerCounts counts = SamplerTotals();
   end.samples = counts.samples;
   end.samples_in_mpi = counts.in_mpi;
+  end.overhead_outside = counts.time;
   end.finalized = finalized;
   AppendRecord(s, &end, sizeof end);
 }
@@ -282,6 +283,7 @@ void OnFatalSignal(int sig) {
     raw::EndRecord end{};
     end.h = {raw::kEnd, 0, sizeof end};
     end.events = s.events;
+    end.overhead_outside = SamplerTotals().time;  // atomics: async-signal-safe
     end.finalized = 0;
     WriteAll(s.fd, s.buffer.data(), s.used);
     s.used = 0;
@@ -364,13 +366,33 @@ void AppendClock(State& s, int when) {
 // that a file cut short still converts to nanoseconds.
 constexpr int64_t kCalibrationTicks = int64_t{1} << 28;
 
+// Room kept free in the buffer after an event: samples, appended from a
+// signal handler between calls, then rarely have to write it during the
+// application's computation.
+size_t Headroom(const State& s) { return std::min<size_t>(64 << 10, s.buffer.size() / 4); }
+
 // Packs one event (raw_format.h) with this thread's arrays into the buffer.
-void AppendEvent(State& s, uint16_t fn, uint64_t site, int64_t t0, int64_t t1, uint16_t present,
+// `overhead` is the collector's own work inside [t0, t1]; a buffer write
+// this call makes is added to it (and to the call: the application gets
+// control back after it).
+void AppendEvent(State& s, uint16_t fn, uint64_t site, int64_t t0, int64_t t1, int64_t overhead, uint16_t present,
                  int64_t* fields) {
   if (g_ticks && t1 - s.last_calibration > kCalibrationTicks) {
     const raw::CalibRecord calib = Calibration();
     s.last_calibration = calib.ticks;
     AppendRecord(s, &calib, sizeof calib);
+  }
+  constexpr size_t kMostEvent = 4096;  // an event's fixed part and fields; arrays are counted below
+  const size_t arrays = 4 * t_completed.size() + sizeof(raw::ResolvedEntry) * t_resolved.size() + 4 * t_started.size();
+  if (s.used > 0 && s.used + kMostEvent + arrays + Headroom(s) > s.buffer.size()) {
+    FlushLocked(s);
+    const int64_t now = Now();
+    overhead += now - t1;
+    t1 = now;
+  }
+  if (overhead > 0) {
+    const raw::OverheadRecord own{{raw::kOverhead, 0, sizeof(raw::OverheadRecord)}, overhead};
+    AppendRecord(s, &own, sizeof own);
   }
   raw::EventFixed e{};
   const int64_t duration = t1 - t0;
@@ -426,9 +448,9 @@ void AppendEvent(State& s, uint16_t fn, uint64_t site, int64_t t0, int64_t t1, u
   ++s.events;
 }
 
-void AppendPlainEvent(State& s, uint16_t fn, const void* site, int64_t t0, int64_t t1) {
+void AppendPlainEvent(State& s, uint16_t fn, const void* site, int64_t t0, int64_t t1, int64_t overhead) {
   int64_t fields[raw::kFieldCount];
-  AppendEvent(s, fn, s.options.sites ? reinterpret_cast<uint64_t>(site) : 0, t0, t1, 0, fields);
+  AppendEvent(s, fn, s.options.sites ? reinterpret_cast<uint64_t>(site) : 0, t0, t1, overhead, 0, fields);
 }
 
 // The timer is chosen when the library loads: MPI_Init's own start is taken
@@ -601,7 +623,7 @@ void Call::Resolved(int32_t id, int peer, int tag, int64_t bytes) {
 void Call::Commit() {
   State& s = S();
   Locked lock(s);
-  AppendEvent(s, fn_, s.options.sites ? site_ : 0, t0_, t1_, present_, fields_);
+  AppendEvent(s, fn_, s.options.sites ? site_ : 0, t0_, t1_, 0, present_, fields_);
 }
 
 // --- requests ---------------------------------------------------------------
@@ -882,10 +904,11 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   }
   // The call ends, for the application, when the wrapper returns: after
   // the handshake and the rest of this start-up, the sampler's included
-  // (it can take half a millisecond on a loaded machine). No sample lands
+  // (it can take half a millisecond on a loaded machine). That start-up is
+  // the collector's, not MPI's: the record's overhead. No sample lands
   // before this record: the wrapper's Call keeps the sampler out.
-  (void)init_t1;
-  AppendPlainEvent(s, init_fn, site, init_t0, Now());
+  const int64_t end = Now();
+  AppendPlainEvent(s, init_fn, site, init_t0, end, end - init_t1);
   g_recording = true;  // only now may other calls record: MPI_Init is seq 0
 }
 
@@ -899,11 +922,15 @@ void StopRecording() {
   AppendMaps(s);
 }
 
-void FinishRecording(uint16_t fn, const void* site, int64_t t0, int64_t t1) {
+void FinishRecording(uint16_t fn, const void* site, int64_t t0, int64_t mpi_t0, int64_t t1) {
   State& s = S();
   if (s.fd < 0 || s.finished) return;
   Locked lock(s);
-  AppendPlainEvent(s, fn, site, t0, t1);
+  // The last write but one (all but this call's record and the end) is
+  // inside the call too; the very last is not measured.
+  FlushLocked(s);
+  const int64_t end = Now();
+  AppendPlainEvent(s, fn, site, t0, end, (mpi_t0 - t0) + (end - t1));
   AppendEnd(s, 1);
   FlushLocked(s);
   ::close(s.fd);

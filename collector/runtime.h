@@ -163,14 +163,18 @@ int WinWorldRank(MPI_Win win, int rank);
 
 // --- life cycle --------------------------------------------------------------
 // After PMPI_Init: opens the rank's file, measures the clock offset, starts
-// sampling, and records the MPI_Init call from `init_t0` to its own end
-// (`init_t1`, when PMPI_Init returned, is not the end the application sees).
+// sampling, and records the MPI_Init call from `init_t0` to its own end;
+// the time after `init_t1`, when PMPI_Init returned, is the collector's own
+// work (the record's overhead).
 void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t init_t1,
                     int thread_level);
 // Before PMPI_Finalize: measures the clock offset again, stops sampling.
 void StopRecording();
-// After PMPI_Finalize: writes the finalize event and closes the file.
-void FinishRecording(uint16_t fn, const void* site, int64_t t0, int64_t t1);
+// After PMPI_Finalize: writes the finalize event and closes the file. The
+// application called at t0, PMPI_Finalize ran from mpi_t0 to t1; the rest
+// (the closing handshake before, the buffer's last write after) is the
+// collector's own work.
+void FinishRecording(uint16_t fn, const void* site, int64_t t0, int64_t mpi_t0, int64_t t1);
 // Flushes what is buffered (MPI_Abort, fatal signals, exit without Finalize).
 void Flush();
 

@@ -27,7 +27,7 @@ bool g_timer_made = false;
 SampleSink g_sink = nullptr;
 int g_depth = 48;
 pid_t g_thread = 0;
-std::atomic<int64_t> g_samples{0}, g_in_mpi{0};
+std::atomic<int64_t> g_samples{0}, g_in_mpi{0}, g_time{0};
 // Bumped by every sample on the sampled thread, so a sleep wrapper can tell
 // that its EINTR came from us.
 thread_local volatile int64_t t_ticks = 0;
@@ -47,6 +47,7 @@ void OnSample(int, siginfo_t*, void* context) {
     errno = saved_errno;
     return;
   }
+  const int64_t start = Now();
   SampleBuffer sample;
   unw_cursor_t cursor;
   uint32_t n = 0;
@@ -66,6 +67,7 @@ void OnSample(int, siginfo_t*, void* context) {
   sample.fixed.overrun = overrun > 0 ? static_cast<uint32_t>(overrun) : 0;
   sample.fixed.t = Now();
   if (g_sink(&sample, size)) g_samples.fetch_add(1, std::memory_order_relaxed);
+  g_time.fetch_add(Now() - start, std::memory_order_relaxed);
   errno = saved_errno;
 }
 
@@ -152,7 +154,7 @@ void StopSampler() {
   }
 }
 
-SamplerCounts SamplerTotals() { return SamplerCounts{g_samples.load(), g_in_mpi.load()}; }
+SamplerCounts SamplerTotals() { return SamplerCounts{g_samples.load(), g_in_mpi.load(), g_time.load()}; }
 
 }  // namespace rp::collector
 

@@ -24,6 +24,8 @@ void StopSampler();  // async-signal-safe
 struct SamplerCounts {
   int64_t samples = 0;  // written
   int64_t in_mpi = 0;   // skipped: inside MPI
+  int64_t time = 0;     // timer units spent taking samples (and any buffer
+                        // write one forced): the collector's own work
 };
 SamplerCounts SamplerTotals();
 

@@ -51,7 +51,7 @@ class Analysis {
     CountProblems(*p);
     if (!started_ && !w.events.empty()) {
       started_ = true;
-      run_start_ = g.earliest_entry();
+      run_start_ = g.application_start();
       heuristic_ = std::make_unique<graph::TopologicalHeuristic>(run_start_);
     }
     CountCalls(*p);

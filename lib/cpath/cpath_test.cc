@@ -13,9 +13,11 @@ namespace rp::cpath {
 namespace {
 
 // testdata/traces/cpath.ndjson, worked by hand in
-// tests/golden/rp-cpath/exact.cmd: the path runs through rank 1's
-// computation before the Barrier (10-650), the Barrier's transfer onto
-// rank 0 (650-700), then rank 0 alone to its MPI_Finalize (910).
+// tests/golden/rp-cpath/exact.cmd: the application's time runs from 10
+// (MPI_Init's return) to 900 (the last call of MPI_Finalize); the path
+// runs through rank 1's computation before the Barrier (10-650), the
+// Barrier's transfer onto rank 0 (650-700), then rank 0 alone to its
+// MPI_Finalize.
 std::string WorkedTrace() {
   std::ifstream in("testdata/traces/cpath.ndjson");
   std::stringstream text;
@@ -52,25 +54,29 @@ TEST(Cpath, TheWorkedExample) {
     EXPECT_NE(r.type, trace::RecordType::kMpi) << "no passthrough";
   }
   ASSERT_NE(summary, nullptr);
-  EXPECT_EQ(summary->length, 910);
-  EXPECT_EQ(summary->run_time, 910);
+  EXPECT_EQ(summary->length, 890);
+  EXPECT_EQ(summary->run_time, 890);
+  EXPECT_EQ(summary->start, 10);
   EXPECT_EQ(summary->end_rank, 0);
   EXPECT_EQ(summary->compute, 830);
-  EXPECT_EQ(summary->mpi, 30);
+  EXPECT_EQ(summary->mpi, 10);  // the Bcast: MPI_Init and MPI_Finalize weigh nothing
   EXPECT_EQ(summary->transfer, 50);
+  EXPECT_EQ(summary->init, 10);
+  EXPECT_EQ(summary->finalize, 10);
   EXPECT_FALSE(summary->partial);
-  ASSERT_EQ(segments.size(), 7u);
-  EXPECT_EQ(segments[1].rank, 1);
-  EXPECT_EQ(segments[1].t0, 10);
-  EXPECT_EQ(segments[1].t1, 650);
-  EXPECT_EQ(segments[1].kind, "compute");
-  EXPECT_EQ(segments[2].kind, "transfer");
-  EXPECT_EQ(segments[2].peer, 1);
-  // Zeroing the computation before the Barrier (site 4): 760, 150 shorter.
+  ASSERT_EQ(segments.size(), 5u);
+  EXPECT_EQ(segments[0].rank, 1);
+  EXPECT_EQ(segments[0].t0, 10);
+  EXPECT_EQ(segments[0].t1, 650);
+  EXPECT_EQ(segments[0].kind, "compute");
+  EXPECT_EQ(segments[1].kind, "transfer");
+  EXPECT_EQ(segments[1].peer, 1);
+  EXPECT_EQ(segments[4].t1, 900);
+  // Zeroing the computation before the Barrier (site 4): 740, 150 shorter.
   ASSERT_FALSE(zeroings.empty());
   EXPECT_EQ(zeroings[0].site, 4);
   EXPECT_EQ(zeroings[0].kind, "compute");
-  EXPECT_EQ(zeroings[0].length, 760);
+  EXPECT_EQ(zeroings[0].length, 740);
   EXPECT_EQ(zeroings[0].reduction, 150);
 }
 

@@ -57,9 +57,14 @@ Status RecordWriter::WriteSummary(const Scope& scope, int64_t phase, Span span, 
   sum.set_mpi(scope.by_kind[static_cast<int>(SegmentKind::kMpi)]);
   sum.set_transfer(scope.by_kind[static_cast<int>(SegmentKind::kTransfer)]);
   sum.set_wait(scope.by_kind[static_cast<int>(SegmentKind::kWait)]);
+  sum.set_rp(scope.by_kind[static_cast<int>(SegmentKind::kRp)]);
+  sum.set_rp_all(scope.rp_all);
   sum.set_segments(scope.segments);
   for (const RankStats& r : scope.ranks) sum.mutable_rank_share().push_back(Share(r.cp, scope.length));
   if (phase == kNone) {
+    sum.set_init(scope.init);
+    sum.set_finalize(scope.finalize);
+    sum.set_rp_setup(scope.rp_setup());
     sum.set_partial(problems.partial());
     sum.set_backward_edges(problems.graph.backward_edges);
     sum.set_cycle_edges(problems.graph.cycle_edges);
@@ -112,6 +117,9 @@ Status RecordWriter::WriteFunctionProfile(const Scope& run) {
 Status RecordWriter::WriteImbalance(const Scope& scope, int64_t phase, bool ranks) {
   for (const auto& [site, s] : scope.sites) {
     if (s.fn < 0 && s.calls == 0) continue;
+    // MPI_Init and MPI_Finalize are outside the application's time.
+    const mpi::Category category = s.fn >= 0 ? mpi::kFunctions[s.fn].category : mpi::Category::kPcontrol;
+    if (category == mpi::Category::kInit || category == mpi::Category::kFinalize) continue;
     trace::CpImbalanceRecord r;
     if (phase != kNone) r.set_phase(phase);
     r.set_scope("call");

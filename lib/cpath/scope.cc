@@ -7,7 +7,7 @@ namespace rp::cpath {
 void Scope::AddSegment(const graph::Segment& s) {
   length += s.length;
   ++segments;
-  by_kind[static_cast<int>(s.kind)] += s.kind == graph::SegmentKind::kWait ? s.t1 - s.t0 : s.length;
+  by_kind[static_cast<int>(s.kind)] += s.length == 0 ? s.t1 - s.t0 : s.length;
   last_rank = s.rank;
   Rank(s.rank).cp += s.length;
   SiteStats& site = sites[s.site];
@@ -17,12 +17,28 @@ void Scope::AddSegment(const graph::Segment& s) {
 }
 
 void Scope::AddCall(const window::Event& e, int64_t compute_before, const graph::CallTimes& t) {
+  if (e.bounds_application()) {
+    const bool is_init = e.category() == mpi::Category::kInit;
+    int64_t& longest = is_init ? init : finalize;
+    longest = std::max(longest, e.t1 - e.t0 - e.rp);
+    Rank(e.rank).rp_setup += e.rp;
+    if (is_init) return;
+    start = std::min(start, e.t0 - compute_before);
+    end = std::max(end, e.t0);
+    SiteStats& site = sites[e.site];
+    if (site.fn < 0) site.fn = e.fn;
+    site.time_compute += compute_before;
+    ++site.calls;
+    Rank(e.rank).compute += compute_before;
+    return;
+  }
   start = std::min(start, e.t0 - compute_before);
   end = std::max(end, e.t1);
   SiteStats& site = sites[e.site];
   if (site.fn < 0) site.fn = e.fn;
   site.time_compute += compute_before;
-  site.time_mpi += e.t1 - e.t0;
+  site.time_mpi += e.t1 - e.t0 - e.rp;
+  rp_all += e.rp;
   ++site.calls;
   site.wait_before += t.wait_before;
   site.wait_after += t.wait_after;
@@ -41,6 +57,12 @@ RankStats Scope::program() const {
     p.wait_after += r.wait_after, p.execution += r.execution;
   }
   return p;
+}
+
+int64_t Scope::rp_setup() const {
+  int64_t longest = 0;
+  for (const RankStats& r : ranks) longest = std::max(longest, r.rp_setup);
+  return longest;
 }
 
 int64_t Scope::total_time() const {

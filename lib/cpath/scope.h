@@ -28,14 +28,19 @@ struct SiteStats {
 
 struct RankStats {
   int64_t cp = 0, compute = 0, wait_before = 0, wait_after = 0, execution = 0;
+  int64_t rp_setup = 0;  // the collector's own work in MPI_Init and MPI_Finalize
 };
 
 // The run, or one phase.
 struct Scope {
   int64_t start = INT64_MAX, end = INT64_MIN;  // of its calls
   int64_t length = 0, segments = 0;
-  int64_t by_kind[4] = {};  // by graph::SegmentKind; waits by their duration
+  int64_t by_kind[graph::kSegmentKinds] = {};  // by graph::SegmentKind; waits and rp by their duration
   int32_t last_rank = -1;   // where its part of the path ends
+  int64_t rp_all = 0;       // the collector's own work in the calls of all ranks
+  // Outside the application's time: the longest MPI_Init and MPI_Finalize
+  // of a rank (their MPI part).
+  int64_t init = 0, finalize = 0;
   std::map<int32_t, SiteStats> sites;
   std::vector<RankStats> ranks;
 
@@ -44,8 +49,12 @@ struct Scope {
     return ranks[rank];
   }
   void AddSegment(const graph::Segment& s);
-  // A call, with the computation since its rank's previous call.
+  // A call, with the computation since its rank's previous call. Of
+  // MPI_Init and MPI_Finalize, outside the application's time, only their
+  // length and the computation before MPI_Finalize count.
   void AddCall(const window::Event& e, int64_t compute_before, const graph::CallTimes& t);
+  // The longest set-up and tear-down of the collector on a rank.
+  int64_t rp_setup() const;
   // Every rank's times added up: the program (mpi-graph §5.2).
   RankStats program() const;
   int64_t total_time() const;

@@ -14,9 +14,14 @@ Segment Make(const window::Event& ev, SegmentKind kind, int64_t t0, int64_t t1) 
   s.kind = kind;
   s.t0 = t0;
   s.t1 = t1;
-  s.length = kind == SegmentKind::kWait ? 0 : t1 - t0;
+  s.length = kind == SegmentKind::kWait || kind == SegmentKind::kRp ? 0 : t1 - t0;
   return s;
 }
+
+// When a call's application time ends: at its entry for MPI_Finalize (and
+// MPI_Init), which are outside it; before the collector's own work for
+// the others.
+int64_t ApplicationEnd(const window::Event& ev) { return ev.bounds_application() ? ev.t0 : ev.t1 - ev.rp; }
 
 }  // namespace
 
@@ -26,11 +31,11 @@ std::vector<Segment> BackwardReplay(const std::vector<const Graph*>& graphs, int
   while (k > 0 && graphs[k - 1]->nodes() == 0) --k;
   if (k == 0) return path;
   --k;
-  // The call that ended last.
+  // The call whose application time ended last.
   const window::Window& last = graphs[k]->window();
   uint32_t end = 0;
   for (uint32_t e = 1; e < last.events.size(); ++e) {
-    if (last.events[e].t1 > last.events[end].t1) end = e;
+    if (ApplicationEnd(last.events[e]) > ApplicationEnd(last.events[end])) end = e;
   }
   uint32_t node = Exit(end);
   auto add = [&](const window::Event& ev, SegmentKind kind, int64_t t0, int64_t t1, int32_t peer) {
@@ -43,12 +48,17 @@ std::vector<Segment> BackwardReplay(const std::vector<const Graph*>& graphs, int
     const uint32_t e = EventOf(node);
     const window::Event& ev = g.window().events[e];
     if (IsExit(node)) {
+      if (ev.bounds_application()) {  // outside the application's time
+        node = Entry(e);
+        continue;
+      }
+      add(ev, SegmentKind::kRp, ev.t1 - ev.rp, ev.t1, window::kNone);
       const uint32_t partner = g.latest_partner(e);
       if (partner != kNoNode && g.wait(e) > 0) {  // it waited: the partner was late
-        add(ev, SegmentKind::kTransfer, g.time(partner), ev.t1, g.event(partner).rank);
+        add(ev, SegmentKind::kTransfer, g.time(partner), ev.t1 - ev.rp, g.event(partner).rank);
         node = partner;
       } else {
-        add(ev, SegmentKind::kMpi, ev.t0, ev.t1, window::kNone);
+        add(ev, SegmentKind::kMpi, ev.t0, ev.t1 - ev.rp, window::kNone);
         node = Entry(e);
       }
       continue;
@@ -93,7 +103,8 @@ void TopologicalHeuristic::AddWindow(const Graph& g, std::vector<Segment>* out) 
       if (w.events[e].t0 > start) intervals.push_back({start, w.events[e].t0, static_cast<int32_t>(rank), e, before});
       before = e;
       const window::Event& ev = w.events[e];
-      if (!any_call_ || ev.t1 > final_call_.t1) final_call_ = Make(ev, SegmentKind::kMpi, ev.t0, ev.t1), any_call_ = true;
+      const int64_t end = ApplicationEnd(ev);
+      if (!any_call_ || end > final_call_.t1) final_call_ = Make(ev, SegmentKind::kMpi, ev.t0, end), any_call_ = true;
     }
     if (before != kNoNode) rank_time_[rank] = w.events[before].t1;
   }

@@ -27,6 +27,7 @@ Graph::Graph(const window::Window& window, const match::Matching& matching) : w_
   previous_exit_.assign(n, kNoNode);
   compute_.assign(n, 0);
   wait_.assign(n, 0);
+  local_.assign(n, 0);
   latest_.assign(n, kNoNode);
   first_.assign(window.by_rank.size(), kNoNode);
   last_.assign(window.by_rank.size(), kNoNode);
@@ -141,9 +142,19 @@ void Graph::SetWait(uint32_t e) {
   }
   const window::Event& ev = w_->events[e];
   wait_[e] = latest_[e] == kNoNode ? 0 : std::clamp<int64_t>(latest_time - ev.t0, 0, ev.t1 - ev.t0);
+  local_[e] = ev.bounds_application() ? 0 : std::max<int64_t>(ev.t1 - ev.t0 - wait_[e] - ev.rp, 0);
   for (uint32_t i = in_start_[e]; i < in_start_[e + 1]; ++i) {
-    if (in_[i].weight >= 0) in_[i].weight = local(e);
+    if (in_[i].weight >= 0) in_[i].weight = local_[e];
   }
+}
+
+int64_t Graph::application_start() const {
+  int64_t init_exit = INT64_MAX, entry = INT64_MAX;
+  for (const window::Event& e : w_->events) {
+    entry = std::min(entry, e.t0);
+    if (e.category() == mpi::Category::kInit) init_exit = std::min(init_exit, e.t1);
+  }
+  return init_exit != INT64_MAX ? init_exit : entry;
 }
 
 // Kahn's algorithm with one cursor per rank: a rank advances until its next

@@ -20,7 +20,8 @@
 //
 // A call is ready when it has entered and every partner it depends on has:
 // ready = max(t0, latest partner entry). Its local edge and every cross
-// edge into its exit weigh t1 - ready, so the longest path to an exit comes
+// edge into its exit weigh t1 - ready, less the collector's own work in
+// the call (Event::rp), so the longest path to an exit comes
 // from whichever predecessor's path is longest, plus the time after the
 // call was ready: the time a call spent waiting
 // (wait = ready - t0) is never on a path unless nothing explains it (the
@@ -28,6 +29,10 @@
 // edges weighed 0 (what-if zeroing) the same graph still says when each call
 // could have finished. No edge weighs more than the time between its nodes,
 // so no path is longer than the run.
+//
+// The path covers the application's time, between MPI_Init and
+// MPI_Finalize: both calls weigh nothing (the computation before
+// MPI_Finalize counts), and the run starts when the first MPI_Init returns.
 //
 // Cross edges that would go back in time (a receive ending before its send
 // began: unsynchronized clocks) are dropped and counted; so are edges of a
@@ -99,12 +104,11 @@ class Graph {
   // Program edge into an entry: time since the rank's previous exit (0 for
   // a rank's first call in the window: the caller knows the boundary).
   int64_t compute(uint32_t event) const { return compute_[event]; }
-  // Time a call spent waiting for its latest partner, and its local weight.
+  // Time a call spent waiting for its latest partner, and its local weight:
+  // the rest of its time but the collector's own work; 0 for MPI_Init and
+  // MPI_Finalize.
   int64_t wait(uint32_t event) const { return wait_[event]; }
-  int64_t local(uint32_t event) const {
-    const window::Event& e = w_->events[event];
-    return e.t1 - e.t0 - wait_[event];
-  }
+  int64_t local(uint32_t event) const { return local_[event]; }
   // Cross edges into an exit node, sources in increasing node order.
   const CrossEdge* in_begin(uint32_t exit) const { return in_.data() + in_start_[EventOf(exit)]; }
   const CrossEdge* in_end(uint32_t exit) const { return in_.data() + in_start_[EventOf(exit) + 1]; }
@@ -122,13 +126,10 @@ class Graph {
   size_t ranks() const { return first_.size(); }
 
   const GraphProblems& problems() const { return problems_; }
-  // The earliest entry of any call in the window: the run's start when this
-  // is the first window with calls.
-  int64_t earliest_entry() const {
-    int64_t t = INT64_MAX;
-    for (const window::Event& e : w_->events) t = std::min(t, e.t0);
-    return t;
-  }
+  // When the application's time starts, if this is the first window with
+  // calls: the earliest exit of MPI_Init, or without one the earliest entry
+  // of any call.
+  int64_t application_start() const;
 
  private:
   struct Hub {
@@ -143,7 +144,7 @@ class Graph {
 
   const window::Window* w_ = nullptr;
   std::vector<uint32_t> previous_exit_;
-  std::vector<int64_t> compute_, wait_;
+  std::vector<int64_t> compute_, wait_, local_;
   std::vector<uint32_t> in_start_;  // per event, into in_
   std::vector<CrossEdge> in_;
   std::vector<Hub> hubs_;

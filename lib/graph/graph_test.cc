@@ -1,5 +1,7 @@
 // Critical paths of tiny traces worked out by hand (times in ns; every
-// trace starts at 0 with MPI_Init on each rank).
+// trace starts at 0 with MPI_Init on each rank, which returns at 10: the
+// application's time, which the path covers, starts there; MPI_Init and
+// MPI_Finalize weigh nothing).
 #include <gtest/gtest.h>
 
 #include "lib/graph/alternatives.h"
@@ -46,7 +48,7 @@ int64_t Zeroed(const Analysed& a, int32_t site, bool compute) {
 Segment Seg(SegmentKind kind, int32_t rank, int64_t t0, int64_t t1, int32_t site, int32_t peer = window::kNone) {
   Segment s;
   s.kind = kind, s.rank = rank, s.t0 = t0, s.t1 = t1, s.site = site, s.peer = peer;
-  s.length = kind == SegmentKind::kWait ? 0 : t1 - t0;
+  s.length = kind == SegmentKind::kWait || kind == SegmentKind::kRp ? 0 : t1 - t0;
   return s;
 }
 
@@ -82,21 +84,20 @@ std::string LateSender() {
 TEST(CriticalPathTest, LateSender) {
   auto a = Analyse(LateSender());
   EXPECT_EQ(a->graph.wait(3), 400);  // event 3 is rank 1's Recv (input order)
-  EXPECT_EQ(a->cp.length(), 630);    // the whole run: no wait on the path
+  // The application's whole time, 10 to 620: no wait on the path.
+  EXPECT_EQ(a->cp.length(), 610);
   EXPECT_EQ(a->cp.end_rank(), 1);
   ExpectPath(a->path, {
-                          Seg(SegmentKind::kMpi, 0, 0, 10, 10),
                           Seg(SegmentKind::kCompute, 0, 10, 500, 11),
                           Seg(SegmentKind::kTransfer, 1, 500, 540, 21, 0),
                           Seg(SegmentKind::kCompute, 1, 540, 620, 22),
-                          Seg(SegmentKind::kMpi, 1, 620, 630, 22),
                       });
   // Without rank 0's 490 ns before the send, the receive is ready at 100
-  // and done 40 later: 140 + 80 + 10.
-  EXPECT_EQ(Zeroed(*a, 11, true), 230);
-  // A free receive: rank 1 done at 500 + 80 + 10 = 590; rank 0's 610 is now
-  // the longest path.
-  EXPECT_EQ(Zeroed(*a, 21, false), 610);
+  // (90 into the application's time) and done 40 later: 130 + 80.
+  EXPECT_EQ(Zeroed(*a, 11, true), 210);
+  // A free receive: rank 1 done at 490 + 80 = 570; rank 0's 490 + 20 + 80
+  // = 590 is now the longest path.
+  EXPECT_EQ(Zeroed(*a, 21, false), 590);
 }
 
 TEST(CriticalPathTest, BackwardReplayAgrees) {
@@ -137,16 +138,15 @@ std::string Allreduce() {
 
 TEST(CriticalPathTest, AllToAllCollective) {
   auto a = Analyse(Allreduce());
-  EXPECT_EQ(a->cp.length(), 420);
+  EXPECT_EQ(a->cp.length(), 410);
   EXPECT_EQ(a->cp.end_rank(), 1);
   ExpectPath(a->path, {
-                          Seg(SegmentKind::kMpi, 1, 0, 10, 1),
                           Seg(SegmentKind::kCompute, 1, 10, 300, 30),
                           Seg(SegmentKind::kMpi, 1, 300, 420, 30),
                       });
-  // All compute before the Allreduce gone: every rank enters at 10; rank 1
-  // still needs its 120 after the last entry.
-  EXPECT_EQ(Zeroed(*a, 30, true), 130);
+  // All compute before the Allreduce gone: every rank enters as MPI_Init
+  // returns; rank 1 still needs its 120 after the last entry.
+  EXPECT_EQ(Zeroed(*a, 30, true), 120);
 }
 
 TEST(CriticalPathTest, CollectiveSplitFollowsThePaper) {
@@ -173,9 +173,8 @@ TEST(CriticalPathTest, RootedCollectives) {
                    TestMpi(1, 2, "MPI_Reduce", 600, 605, R"(,"site":43,"root":0)"));
   EXPECT_EQ(a->graph.wait(2), 200);  // rank 0 waited for the root
   EXPECT_EQ(a->graph.wait(4), 240);  // the root waited for rank 1
-  EXPECT_EQ(a->cp.length(), 700);
+  EXPECT_EQ(a->cp.length(), 690);
   ExpectPath(a->path, {
-                          Seg(SegmentKind::kMpi, 1, 0, 10, 1),
                           Seg(SegmentKind::kCompute, 1, 10, 300, 41),
                           Seg(SegmentKind::kMpi, 1, 300, 310, 41),
                           Seg(SegmentKind::kCompute, 1, 310, 600, 43),
@@ -193,20 +192,44 @@ TEST(CriticalPathTest, BackwardMessageIsCounted) {
 }
 
 // The topological-sorting heuristic keeps the longest computation of each
-// overlapping group: rank 1's 290 ns before the Allreduce.
+// overlapping group: rank 1's 290 ns before the Allreduce, then its call.
 TEST(HeuristicTest, KeepsLongestOverlappingComputation) {
   auto a = Analyse(Allreduce());
-  TopologicalHeuristic h(0);
+  TopologicalHeuristic h(a->cp.run_start());
   std::vector<Segment> path;
   h.AddWindow(a->graph, &path);
   h.Finish(&path);
-  ASSERT_EQ(path.size(), 3u);
-  EXPECT_EQ(path[0].kind, SegmentKind::kMpi);  // 0-10: MPI_Init
-  EXPECT_EQ(path[1].kind, SegmentKind::kCompute);
-  EXPECT_EQ(path[1].rank, 1);
-  EXPECT_EQ(path[1].t0, 10);
-  EXPECT_EQ(path[1].t1, 300);
-  EXPECT_EQ(path[2].t1, 420);
+  ASSERT_EQ(path.size(), 2u);
+  EXPECT_EQ(path[0].kind, SegmentKind::kCompute);
+  EXPECT_EQ(path[0].rank, 1);
+  EXPECT_EQ(path[0].t0, 10);
+  EXPECT_EQ(path[0].t1, 300);
+  EXPECT_EQ(path[1].kind, SegmentKind::kMpi);
+  EXPECT_EQ(path[1].t1, 420);
+}
+
+// The collector's own work at the end of a call is on the path's timeline
+// but not in its length; MPI_Finalize, after the application's time, not
+// at all. Rank 0 computes to 300, then sends (rp 30 of the call's 120: a
+// buffer write); rank 1's receive, ready at 300, ends at 440 (path 430).
+TEST(CriticalPathTest, CollectorWorkIsNotInTheLength) {
+  auto a = Analyse(TestHeader(2) + Init(0, 1) + Init(1, 1) +
+                   TestMpi(0, 1, "MPI_Send", 300, 420, R"(,"site":2,"peer":1,"tag":0,"rp":30)") +
+                   TestMpi(1, 1, "MPI_Recv", 100, 440, R"(,"site":4,"peer":0,"tag":0)") +
+                   TestMpi(0, 2, "MPI_Finalize", 500, 900, R"(,"site":3,"rp":50)") +
+                   TestMpi(1, 2, "MPI_Finalize", 450, 910, R"(,"site":3)"));
+  // 290 computing, 90 of the send, 80 computing before MPI_Finalize.
+  EXPECT_EQ(a->cp.length(), 460);
+  ExpectPath(a->path, {
+                          Seg(SegmentKind::kCompute, 0, 10, 300, 2),
+                          Seg(SegmentKind::kMpi, 0, 300, 390, 2),
+                          Seg(SegmentKind::kRp, 0, 390, 420, 2),
+                          Seg(SegmentKind::kCompute, 0, 420, 500, 3),
+                      });
+  const std::vector<CallTimes> t = SplitCalls(a->graph, a->matching);
+  EXPECT_EQ(t[2].execution, 120 - 30);  // the send: all but rp
+  EXPECT_EQ(t[3].wait_before, 200);     // the receive waited for the send
+  EXPECT_EQ(a->graph.application_start(), 10);
 }
 
 }  // namespace

@@ -7,9 +7,10 @@ namespace rp::graph {
 std::vector<CallTimes> SplitCalls(const Graph& g, const match::Matching& matching) {
   const window::Window& w = g.window();
   std::vector<CallTimes> times(w.events.size());
+  // The collector's own work in a call is neither waiting nor execution.
   for (uint32_t e = 0; e < w.events.size(); ++e) {
-    const int64_t duration = w.events[e].t1 - w.events[e].t0;
-    times[e] = CallTimes{g.wait(e), 0, duration - g.wait(e)};
+    const window::Event& ev = w.events[e];
+    times[e] = CallTimes{g.wait(e), 0, std::max<int64_t>(ev.t1 - ev.t0 - g.wait(e) - ev.rp, 0)};
   }
   for (const match::Collective& c : matching.collectives) {
     if (c.fn < 0 || mpi::kFunctions[c.fn].collective != mpi::Collective::kAll || mpi::kFunctions[c.fn].nonblocking) {
@@ -26,7 +27,7 @@ std::vector<CallTimes> SplitCalls(const Graph& g, const match::Matching& matchin
       CallTimes& t = times[e];
       t.wait_before = std::clamp<int64_t>(start_max - ev.t0, 0, duration);
       t.wait_after = std::clamp<int64_t>(ev.t1 - std::max(end_min, start_max), 0, duration - t.wait_before);
-      t.execution = duration - t.wait_before - t.wait_after;
+      t.execution = std::max<int64_t>(duration - t.wait_before - t.wait_after - ev.rp, 0);
     }
   }
   return times;

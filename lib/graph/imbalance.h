@@ -7,7 +7,8 @@
 //   wait_before = t_start_max - t_start[i]
 //   wait_after  = t_end[i] - t_end_min
 //   execution   = t_end_min - t_start_max
-// clamped so that the three add up to the call's duration (a collective
+// clamped so that the three add up to the call's duration, less the
+// collector's own work in it (Event::rp) (a collective
 // without an implicit barrier can end before the last member enters; it
 // then waited for nobody after). Every other call's wait_before is its
 // wait in the graph (for a late partner: sender, receiver, root, last

@@ -10,6 +10,7 @@ std::string_view KindName(SegmentKind kind) {
     case SegmentKind::kMpi: return "mpi";
     case SegmentKind::kWait: return "wait";
     case SegmentKind::kTransfer: return "transfer";
+    case SegmentKind::kRp: return "rp";
   }
   return "?";
 }
@@ -108,20 +109,26 @@ void LongestPath::Steps(const Graph& g, uint32_t node, const std::vector<RankEnd
     add(SegmentKind::kCompute, before != kNoNode ? g.time(before) : EdgeStart(end, run_start), ev.t0, true);
     return;
   }
+  // MPI_Init and MPI_Finalize are outside the application's time.
+  if (ev.bounds_application()) return;
+  // The collector's own work ends the call, after its MPI part.
+  const int64_t mpi_end = ev.t1 - ev.rp;
   const uint32_t from = pred_[node];
   if (from == node - 1) {
     const int64_t wait = g.wait(e);
     add(SegmentKind::kWait, ev.t0, ev.t0 + wait, false);
-    add(SegmentKind::kMpi, ev.t0 + wait, ev.t1, true);
-    return;
+    add(SegmentKind::kMpi, ev.t0 + wait, mpi_end, true);
+  } else {
+    // From a partner (through a hub, from the member whose path was
+    // longest): waiting until both sides were there, then the transfer.
+    const uint32_t partner = g.is_hub(from) ? pred_[from] : from;
+    const int64_t ready = ev.t0 + g.wait(e);
+    s.peer = g.event(partner).rank;
+    add(SegmentKind::kWait, g.time(partner), ready, false);
+    add(SegmentKind::kTransfer, ready, mpi_end, true);
   }
-  // From a partner (through a hub, from the member whose path was longest):
-  // waiting until both sides were there, then the transfer.
-  const uint32_t partner = g.is_hub(from) ? pred_[from] : from;
-  const int64_t ready = ev.t0 + g.wait(e);
-  s.peer = g.event(partner).rank;
-  add(SegmentKind::kWait, g.time(partner), ready, false);
-  add(SegmentKind::kTransfer, ready, ev.t1, true);
+  s.peer = window::kNone;
+  add(SegmentKind::kRp, std::max(mpi_end, ev.t0 + g.wait(e)), ev.t1, false);
 }
 
 int32_t PathTree::Add(const Segment& s, int32_t parent) {
@@ -228,7 +235,7 @@ void CriticalPath::Add(const Graph& g, std::vector<Segment>* decided) {
   if (g.events() == 0) return;
   if (!started_) {
     started_ = true;
-    run_start_ = g.earliest_entry();
+    run_start_ = g.application_start();
   }
   lp_.Run(g, ends_, run_start_);
   tree_.AddWindow(g, lp_, ends_, run_start_, &refs_);
@@ -251,7 +258,7 @@ void CriticalPath::Finish(std::vector<Segment>* rest) {
 
 void Zeroings::Add(const Graph& g, const CriticalPath& cp) {
   if (g.events() == 0) return;
-  const int64_t run_start = cp.started() ? cp.run_start() : g.earliest_entry();
+  const int64_t run_start = cp.started() ? cp.run_start() : g.application_start();
   // Sites first seen here start from the unchanged lengths.
   std::vector<Key> fresh;
   for (const window::Event& e : g.window().events) {

@@ -20,13 +20,16 @@
 
 namespace rp::graph {
 
-enum class SegmentKind : uint8_t { kCompute, kMpi, kWait, kTransfer };
+// kRp: the collector's own work at the end of a call; like waiting, it
+// adds nothing to a path's length.
+enum class SegmentKind : uint8_t { kCompute, kMpi, kWait, kTransfer, kRp };
+inline constexpr int kSegmentKinds = 5;
 std::string_view KindName(SegmentKind kind);
 
 // One step of a path: time on one rank between two nodes.
 struct Segment {
   int64_t t0 = 0, t1 = 0;
-  int64_t length = 0;  // what it adds to the path: t1 - t0, 0 for a wait
+  int64_t length = 0;  // what it adds to the path: t1 - t0, 0 for a wait or rp
   int32_t rank = 0;
   int32_t peer = window::kNone;   // transfer: the rank it came from
   int32_t site = window::kNone;   // the call's site (compute: the call it leads to)

@@ -134,8 +134,11 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
       const window::Event& e = w.events[r.event];
       ++p.events;
       ++events;
-      p.first_t0 = std::min(p.first_t0, e.t0);
-      p.last_t1 = std::max(p.last_t1, e.t1);
+      // The application's time runs from MPI_Init's return to the call of
+      // MPI_Finalize: the first phase starts, and the last ends, there.
+      const mpi::Category category = e.category();
+      p.first_t0 = std::min(p.first_t0, category == mpi::Category::kInit ? e.t1 : e.t0);
+      p.last_t1 = std::max(p.last_t1, category == mpi::Category::kFinalize ? e.t0 : e.t1);
       if (r.global_sync) p.close = std::max(p.close, e.t1);
       p.signature.Add(e.rank, function_hash[e.fn >= 0 ? e.fn : function_hash.size() - 1], e.site);
     }

@@ -16,6 +16,9 @@
 // form a cluster (the iterations of a loop, nested loops included); a
 // phase's iteration is its index within its cluster.
 //
+// The first phase starts when MPI_Init returns, the last ends when
+// MPI_Finalize is called: phases cover the application's time.
+//
 // Writes each phase record before the phase's records, and tags every mpi
 // and sample record with its phase id. Memory follows the longest window
 // (lib/window), so at most the longest run of phases without a clean

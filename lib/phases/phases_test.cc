@@ -52,10 +52,11 @@ TEST(Phases, CutsAtGlobalSynchronizationsAndClustersTheIterations) {
     if (r.type == trace::RecordType::kPhase) phases.push_back(r.phase);
   }
   ASSERT_EQ(phases.size(), 4u);
-  // id, t0 (previous close; phase 0: its first call), t1 (latest exit of
-  // its closing Barrier; the last phase: its last call), cluster, iteration, events.
-  const int64_t expected[4][6] = {{0, 0, 50, 0, 0, 6}, {1, 50, 150, 1, 0, 4}, {2, 150, 250, 1, 1, 4},
-                                  {3, 250, 410, 2, 0, 2}};
+  // id, t0 (previous close; phase 0: MPI_Init's return), t1 (latest exit
+  // of its closing Barrier; the last phase: the call of MPI_Finalize),
+  // cluster, iteration, events.
+  const int64_t expected[4][6] = {{0, 10, 50, 0, 0, 6}, {1, 50, 150, 1, 0, 4}, {2, 150, 250, 1, 1, 4},
+                                  {3, 250, 400, 2, 0, 2}};
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(phases[i].id, expected[i][0]);
     EXPECT_EQ(phases[i].t0, expected[i][1]) << i;

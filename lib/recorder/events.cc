@@ -1,5 +1,6 @@
 #include "lib/recorder/events.h"
 
+#include <algorithm>
 #include <memory>
 #include <queue>
 #include <string>
@@ -17,11 +18,18 @@ struct Cursor {
   std::vector<char> record;  // the pending record's bytes
   int64_t time = 0;
   int64_t seq = 0;
-  int64_t order = 0;  // file order, for ties
+  int64_t order = 0;     // file order, for ties
+  int64_t overhead = 0;  // the pending event's collector work (timer units)
 
   bool Advance() {
+    int64_t next_overhead = 0;  // an OverheadRecord applies to the next event
     while (const raw::RecordHeader* rec = file->Next()) {
+      if (rec->kind == raw::kOverhead && rec->size >= sizeof(raw::OverheadRecord)) {
+        next_overhead = reinterpret_cast<const raw::OverheadRecord*>(rec)->time;
+        continue;
+      }
       if (rec->kind != raw::kEvent && rec->kind != raw::kSample) continue;
+      overhead = rec->kind == raw::kEvent ? next_overhead : 0;
       record.assign(reinterpret_cast<const char*>(rec), reinterpret_cast<const char*>(rec) + rec->size);
       time = info->time.ToNs(rec->kind == raw::kEvent ? reinterpret_cast<const raw::EventFixed*>(rec)->t0
                                                       : reinterpret_cast<const raw::SampleFixed*>(rec)->t);
@@ -43,7 +51,13 @@ void ToMpiRecord(const EventView& e, Cursor& c, trace::MpiRecord* m) {
   const uint16_t fn = e.fixed->h.fn;
   m->set_fn(fn < mpi::kFunctionCount ? mpi::kFunctions[fn].name : "MPI_unknown_" + std::to_string(fn));
   m->set_t0(info.time.ToNs(e.fixed->t0));
-  m->set_t1(std::max(m->t0, info.time.ToNs(e.fixed->t0 + e.duration())));
+  const int64_t end = e.fixed->t0 + e.duration();
+  m->set_t1(std::max(m->t0, info.time.ToNs(end)));
+  // The collector's work ends the call (or, in MPI_Finalize, is in it): in
+  // ns, within the call's span.
+  if (c.overhead > 0) {
+    m->set_rp(std::clamp<int64_t>(m->t1 - info.time.ToNs(end - c.overhead), 0, m->t1 - m->t0));
+  }
   if (e.fixed->site) {
     auto it = info.site_of.find(e.fixed->site);
     if (it != info.site_of.end()) m->set_site(it->second.first);

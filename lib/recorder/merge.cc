@@ -319,6 +319,7 @@ Status WriteRankRecords(const std::vector<RankInfo>& ranks, int world, trace::Wr
       rank.set_pid(info.header.pid);
       rank.set_events(info.events);
       rank.set_samples(info.samples);
+      if (info.has_end && info.end.overhead_outside > 0) rank.set_rp(info.time.Duration(info.end.overhead_outside));
       rank.set_complete(info.has_end && info.end.finalized && info.problem.empty());
     } else {
       rank.set_events(0);

@@ -53,6 +53,10 @@ class TimeMap {
     const auto [t, n] = points_.front();
     points_.emplace_back(t + 1'000'000'000, n + static_cast<int64_t>(std::llround(1e9 * rate)));
   }
+  // A duration in timer units, in ns at the average rate.
+  int64_t Duration(int64_t t) const {
+    return ticks_ && points_.size() >= 2 ? std::llround(static_cast<double>(t) * Rate()) : t;
+  }
   int64_t ToNs(int64_t t) const {
     if (!ticks_ || points_.size() < 2) return t;
     auto after = std::upper_bound(points_.begin(), points_.end(), std::make_pair(t, INT64_MAX));

@@ -19,6 +19,10 @@ constexpr size_t kProfileRows = 20, kZeroingRows = 10, kRankShares = 8, kWaiting
 struct CriticalPathSection::View {
   std::string algo;
   int64_t length = 0, run_time = 0, end_rank = -1;
+  // The run's time is the application's, between MPI_Init and MPI_Finalize
+  // (the trace has them); outside it, and the collector's own work.
+  bool application = false;
+  int64_t init = 0, finalize = 0, rp_setup = 0, rp_all = 0, rp = 0;
   bool partial = false;
   double compute = 0, mpi = 0, transfer = 0;  // shares of the length
   int64_t wait = 0;                           // ns, not in the length
@@ -97,6 +101,12 @@ CriticalPathSection::View CriticalPathSection::Prepare() const {
   v.mpi = Share(s.mpi, s.length);
   v.transfer = Share(s.transfer, s.length);
   v.wait = s.wait;
+  v.application = (s.has_init() && s.init > 0) || (s.has_finalize() && s.finalize > 0);
+  v.init = s.has_init() ? s.init : 0;
+  v.finalize = s.has_finalize() ? s.finalize : 0;
+  v.rp_setup = s.has_rp_setup() ? s.rp_setup : 0;
+  v.rp_all = s.has_rp_all() ? s.rp_all : 0;
+  v.rp = s.has_rp() ? s.rp : 0;
   std::vector<int64_t> ranks;
   for (size_t r = 0; r < s.rank_share.size(); ++r) ranks.push_back(static_cast<int64_t>(r));
   std::stable_sort(ranks.begin(), ranks.end(), [&](int64_t a, int64_t b) { return s.rank_share[a] > s.rank_share[b]; });
@@ -132,9 +142,16 @@ CriticalPathSection::View CriticalPathSection::Prepare() const {
 void CriticalPathSection::Text(std::string* out) const {
   const View v = Prepare();
   auto line = [&](const std::string& s) { *out += s + "\n"; };
-  line("critical path (" + v.algo + "): " + Duration(v.length) + " of a " + Duration(v.run_time) + " run (" +
-       Percent(Share(v.length, v.run_time)) + "), ending on rank " + std::to_string(v.end_rank) +
-       (v.partial ? "  [partial: see the warnings]" : ""));
+  const std::string of = v.application
+                             ? " of the application's " + Duration(v.run_time) + " between MPI_Init and MPI_Finalize ("
+                             : " of a " + Duration(v.run_time) + " run (";
+  line("critical path (" + v.algo + "): " + Duration(v.length) + of + Percent(Share(v.length, v.run_time)) +
+       "), ending on rank " + std::to_string(v.end_rank) + (v.partial ? "  [partial: see the warnings]" : ""));
+  if (v.application) {
+    line("  outside it: MPI_Init up to " + Duration(v.init) + ", MPI_Finalize up to " + Duration(v.finalize) +
+         "; rp's own work: set-up and tear-down " + Duration(v.rp_setup) + ", in calls " + Duration(v.rp_all) +
+         " (all ranks), " + Duration(v.rp) + " on the path");
+  }
   line("  on the path: compute " + Percent(v.compute) + ", mpi " + Percent(v.mpi) + ", transfer " +
        Percent(v.transfer) + "; unexplained wait " + Duration(v.wait));
   std::string carriers = "  ranks carrying it:";
@@ -188,9 +205,17 @@ void CriticalPathSection::Markdown(std::string* out) const {
   auto line = [&](const std::string& s) { *out += s + "\n"; };
   line("## Critical path (" + v.algo + ")");
   line("");
-  line("**" + Duration(v.length) + "** of a " + Duration(v.run_time) + " run (" +
+  line("**" + Duration(v.length) + "** of " +
+       (v.application ? "the application's " + Duration(v.run_time) + " between MPI_Init and MPI_Finalize ("
+                      : "a " + Duration(v.run_time) + " run (") +
        Trim(Percent(Share(v.length, v.run_time))) + "), ending on rank " + std::to_string(v.end_rank) + "." +
        (v.partial ? " *Partial: the trace misses dependencies (see the tool's warnings).*" : ""));
+  if (v.application) {
+    line("");
+    line("Outside it: MPI_Init up to " + Duration(v.init) + ", MPI_Finalize up to " + Duration(v.finalize) +
+         ". rp's own work: set-up and tear-down " + Duration(v.rp_setup) + ", in calls " + Duration(v.rp_all) +
+         " (all ranks), " + Duration(v.rp) + " on the path; none of it is in the times above.");
+  }
   line("");
   line("| on the path | share |");
   line("|---|---:|");

@@ -57,6 +57,9 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, pid, Opt, "process id")                                               \
   X(Int, events, Opt, "mpi records written for this rank")                     \
   X(Int, samples, Opt, "sample records written for this rank")                 \
+  X(Int, rp, Opt,                                                              \
+    "ns the collector spent on its own work outside the rank's MPI calls "     \
+    "(taking samples; inside calls: mpi records' rp)")                         \
   X(Bool, complete, Opt,                                                       \
     "false when the rank's data ends before MPI_Finalize (killed, crashed)")
 
@@ -110,6 +113,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, win, Opt, "one-sided window id")                                      \
   X(Int, fh, Opt, "MPI-IO file handle id")                                     \
   X(Int, offset, Opt, "MPI-IO explicit file offset, bytes")                    \
+  X(Int, rp, Opt,                                                              \
+    "ns of [t0, t1] the collector spent on its own work, not MPI's: set-up "   \
+    "and clock handshake in MPI_Init, closing handshake and last write in "    \
+    "MPI_Finalize, writing its buffer in other calls")                         \
   X(Int, phase, Opt, "phase id (added by rp-phases)")
 
 // ---------------------------------------------------------------- sample ---
@@ -146,10 +153,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, id, Req, "phase id, from 0 in time order")                            \
   X(Int, t0, Req,                                                              \
     "start: latest exit of the global synchronization before it (phase 0: "    \
-    "its first call), ns")                                                     \
+    "the first return from MPI_Init, or its first call), ns")                  \
   X(Int, t1, Req,                                                              \
     "end: latest exit of the global synchronization closing it (the last "     \
-    "phase: its last call's end), ns")                                         \
+    "phase: the last call of MPI_Finalize, or its last call's end), ns")       \
   X(Str, kind, Opt, "\"run\": the only phase of a run without global "       \
     "synchronization")                                                         \
   X(Str, signature, Opt, "hash of the call-site sequence of the phase")        \
@@ -165,8 +172,9 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Str, kind, Req,                                                            \
     "\"compute\" (between calls), \"mpi\" (a call after it was ready), "      \
     "\"transfer\" (from a partner's entry to this call's end), \"wait\" "       \
-    "(waiting nothing on the path explains; adds nothing to the length)")      \
-  X(Int, length, Req, "ns it adds to the critical path (0 for waits)")         \
+    "(waiting nothing on the path explains), \"rp\" (the collector's own "     \
+    "work at the end of a call); the last two add nothing to the length")      \
+  X(Int, length, Req, "ns it adds to the critical path (0 for wait and rp)")   \
   X(Int, site, Opt, "call site of the call (compute: of the call it leads to)") \
   X(Str, call, Opt, "MPI function of that call")                               \
   X(Int, peer, Opt, "transfer and wait: the rank the path came from")          \
@@ -179,13 +187,30 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
     "\"exact\" (longest path), \"replay\" (backward replay) or \"heuristic\" " \
     "(topological sorting)")                                                   \
   X(Int, length, Req, "critical path length, ns")                             \
-  X(Int, run_time, Req, "wall time of the run (or phase), ns")                 \
+  X(Int, run_time, Req,                                                        \
+    "the application's time: from the first return from MPI_Init to the last " \
+    "call of MPI_Finalize (without them: the first call's entry and the last " \
+    "one's exit), or the phase's, ns")                                         \
   X(Int, start, Opt, "start of the run (or phase), ns")                        \
   X(Int, end_rank, Opt, "rank where the critical path ends")                   \
   X(Int, compute, Opt, "ns of the path in computation")                        \
   X(Int, mpi, Opt, "ns of the path in MPI calls")                              \
   X(Int, transfer, Opt, "ns of the path in transfers between ranks")           \
   X(Int, wait, Opt, "ns of unexplained waiting along the path (not in length)") \
+  X(Int, rp, Opt,                                                              \
+    "ns of the collector's own work in MPI calls along the path (not in "      \
+    "length)")                                                                 \
+  X(Int, rp_all, Opt,                                                          \
+    "ns of the collector's own work in the MPI calls of all ranks in the "     \
+    "application's time (not in time)")                                        \
+  X(Int, init, Opt,                                                            \
+    "run: the longest MPI_Init of a rank, its MPI part, ns (before the "       \
+    "application's time)")                                                     \
+  X(Int, finalize, Opt,                                                        \
+    "run: the longest MPI_Finalize of a rank, its MPI part, ns (after it)")    \
+  X(Int, rp_setup, Opt,                                                        \
+    "run: the collector's set-up and tear-down in MPI_Init and MPI_Finalize, " \
+    "the longest rank's, ns")                                                  \
   X(Int, segments, Opt, "cp_segment records of the path")                      \
   X(Reals, rank_share, Opt, "share of the path's length on each rank, by rank") \
   X(Bool, partial, Opt,                                                        \

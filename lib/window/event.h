@@ -19,7 +19,7 @@ inline constexpr int64_t kNoId = INT64_MIN;  // req or msg absent
 struct Event {
   // Every field absent (kNone, kNoId), times, counts and sizes 0.
   Event()
-      : t0(0), t1(0), seq(0), bytes(0), rbytes(0), rank(0), fn(-1), site(kNone), comm(kNone), peer(kNone),
+      : t0(0), t1(0), seq(0), bytes(0), rbytes(0), rp(0), rank(0), fn(-1), site(kNone), comm(kNone), peer(kNone),
         tag(kNone), rpeer(kNone), rtag(kNone), root(kNone), req(kNoId), msg(kNoId), phase(kNone),
         completed_begin(0), completed_count(0), resolved_begin(0), resolved_count(0), started_begin(0),
         started_count(0), line(0) {}
@@ -31,6 +31,7 @@ struct Event {
   int64_t t0, t1;
   int64_t seq;
   int64_t bytes, rbytes;
+  int64_t rp;  // ns of [t0, t1] that were the collector's own work (0..t1 - t0)
   int32_t rank;
   int32_t fn;  // index into mpi::kFunctions; -1 for a function it does not know
   int32_t site;
@@ -50,6 +51,12 @@ struct Event {
   mpi::Category category() const { return fn >= 0 ? mpi::kFunctions[fn].category : mpi::Category::kPcontrol; }
   mpi::Collective collective() const {
     return fn >= 0 ? mpi::kFunctions[fn].collective : mpi::Collective::kNone;
+  }
+  // MPI_Init, MPI_Init_thread or MPI_Finalize: they bound the application's
+  // time and are outside it.
+  bool bounds_application() const {
+    return fn >= 0 && (mpi::kFunctions[fn].category == mpi::Category::kInit ||
+                       mpi::kFunctions[fn].category == mpi::Category::kFinalize);
   }
 };
 

@@ -48,6 +48,7 @@ std::string RankSeq(int64_t rank, int64_t seq) { return "rank " + std::to_string
   e.phase = get(m.has_phase(), m.phase);
   e.bytes = m.has_bytes() ? m.bytes : 0;
   e.rbytes = m.has_rbytes() ? m.rbytes : 0;
+  e.rp = m.has_rp() ? std::clamp<int64_t>(m.rp, 0, std::max<int64_t>(m.t1 - m.t0, 0)) : 0;
   e.line = 0;
   // An array's slice of the shared vector (empty when absent: a record's
   // arrays keep stale values when it lacks them).

@@ -22,7 +22,8 @@ def main(app_out, exact, replay, heuristic, iterations, slow, extra_us):
     iterations, slow = int(iterations), int(slow)
     planted = iterations * int(extra_us) * 1000
     spans = [line.split() for line in open(app_out) if line.startswith("span ")]
-    wall = max(int(s[3]) for s in spans) - min(int(s[2]) for s in spans)
+    wall = max(int(s[3]) for s in spans) - min(int(s[2]) for s in spans)  # the application's time
+    init = max(int(line.split()[2]) for line in open(app_out) if line.startswith("init "))
     failures = []
 
     def check(ok, what):
@@ -32,9 +33,15 @@ def main(app_out, exact, replay, heuristic, iterations, slow, extra_us):
 
     s = run_summary(exact)
     length = s["length"]
+    check(abs(s["run_time"] - wall) <= 0.001 * wall,
+          f"the run's time {s['run_time'] / 1e9:.4f} s is the application's between MPI_Init and MPI_Finalize, "
+          f"{wall / 1e9:.4f} s, within 0.1%")
     check(abs(length - wall) <= 0.01 * wall,
-          f"critical path {length / 1e9:.4f} s matches the wall time {wall / 1e9:.4f} s within 1% "
+          f"critical path {length / 1e9:.4f} s matches the application's time {wall / 1e9:.4f} s within 1% "
           f"({100 * (length - wall) / wall:+.2f}%)")
+    check(s["init"] <= init and s["init"] + s["rp_setup"] >= init - 0.01 * init,
+          f"MPI_Init's MPI part, up to {s['init'] / 1e6:.3f} ms, and rp's set-up and tear-down, "
+          f"{s['rp_setup'] / 1e6:.3f} ms, add up to the longest MPI_Init the ranks saw, {init / 1e6:.3f} ms")
     check(not s["partial"], "the analysis is complete (no missing dependencies)")
     shares = s["rank_share"]
     top_rank = max(range(len(shares)), key=lambda r: shares[r])
