@@ -8,7 +8,7 @@ DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
   libdw-dev libelf-dev faketime libfaketime python3 bc
 
-BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath
+BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report
 
 .PHONY: deps build demo test bench golden docs install clean
 
@@ -40,7 +40,7 @@ demo: build
 	bazel-bin/cmd/rp-clocksync/rp-clocksync demo-out/halo.ndjson.zst \
 	  | bazel-bin/cmd/rp-phases/rp-phases -o demo-out/phased.ndjson.zst
 	bazel-bin/cmd/rp-cpath/rp-cpath -o demo-out/cpath.ndjson.zst demo-out/phased.ndjson.zst
-	bazel-bin/cmd/rp-cpath/rp-cpath --format text demo-out/phased.ndjson.zst
+	bazel-bin/cmd/rp-report/rp-report demo-out/cpath.ndjson.zst
 
 test: deps
 	$(BAZEL) test //...
