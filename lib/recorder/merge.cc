@@ -204,6 +204,31 @@ void ArgvFromCmdline(const std::string& cmdline, trace::HeaderRecord* header) {
   header->set_argv(argv);
 }
 
+// Ranks of one host and boot read one time-stamp counter and one
+// CLOCK_MONOTONIC: their ticks converted through one map (their lowest
+// rank's) keep their times exactly comparable, where each rank's own
+// calibration pairs, each read with some noise (a rank descheduled between
+// its two reads), could put a receive before its send. A rank whose pairs
+// lie more than 1 us from that map, most of them (counters not in step),
+// keeps its own.
+void ShareTickMaps(std::vector<RankInfo>& ranks) {
+  constexpr int64_t kTolerance = 1000;
+  std::map<std::pair<std::string, std::string>, const RankInfo*> lowest;
+  for (const RankInfo& info : ranks) {  // by rank
+    const std::string boot(info.header.boot_id, strnlen(info.header.boot_id, sizeof info.header.boot_id));
+    if (boot.empty() || !info.time.ticks() || !info.time.usable()) continue;
+    lowest.emplace(std::make_pair(std::string(info.header.host, strnlen(info.header.host, sizeof info.header.host)),
+                                  boot),
+                   &info);
+  }
+  for (RankInfo& info : ranks) {
+    const std::string boot(info.header.boot_id, strnlen(info.header.boot_id, sizeof info.header.boot_id));
+    auto it = lowest.find({std::string(info.header.host, strnlen(info.header.host, sizeof info.header.host)), boot});
+    if (it == lowest.end() || it->second == &info || !info.time.ticks()) continue;
+    if (info.time.MedianDistance(it->second->time) <= kTolerance) info.time = it->second->time;
+  }
+}
+
 // Pass 1 over every file: what each rank holds, and its problems.
 std::vector<RankInfo> ReadRanks(const std::vector<std::pair<int, std::string>>& files, Symbolizer& symbolizer,
                                 MergeReport* report) {
@@ -242,6 +267,7 @@ std::vector<RankInfo> ReadRanks(const std::vector<std::pair<int, std::string>>& 
                       "no clock calibration: event times are left in CPU ticks";
     }
   }
+  ShareTickMaps(ranks);
   return ranks;
 }
 

@@ -53,6 +53,16 @@ class TimeMap {
     const auto [t, n] = points_.front();
     points_.emplace_back(t + 1'000'000'000, n + static_cast<int64_t>(std::llround(1e9 * rate)));
   }
+  // How far this map's pairs lie from `other`, the median of their
+  // distances in ns: a pair read while the rank was descheduled between
+  // its two clock reads strays far, but only that one.
+  int64_t MedianDistance(const TimeMap& other) const {
+    std::vector<int64_t> distances;
+    for (const auto& [t, n] : points_) distances.push_back(std::llabs(other.ToNs(t) - n));
+    if (distances.empty()) return 0;
+    std::nth_element(distances.begin(), distances.begin() + distances.size() / 2, distances.end());
+    return distances[distances.size() / 2];
+  }
   // A duration in timer units, in ns at the average rate.
   int64_t Duration(int64_t t) const {
     return ticks_ && points_.size() >= 2 ? std::llround(static_cast<double>(t) * Rate()) : t;
