@@ -13,17 +13,8 @@ namespace {
 using window::TestHeader;
 using window::TestMpi;
 
-struct Output {
-  Status status;
-  std::string text;
-};
-
-Output Cat(const Config& config, const std::string& trace) {
-  Output out;
-  trace::InputSet input = trace::TextInput(trace);
-  auto writer = trace::TextOutput(&out.text);
-  out.status = Run(config, input, *writer);
-  return out;
+trace::StageOutput Cat(const Config& config, const std::string& trace) {
+  return trace::RunStage([&](trace::InputSet& in, trace::Writer& out) { return Run(config, in, out); }, trace);
 }
 
 const std::string kTrace = TestHeader(2) + TestMpi(0, 0, "MPI_Send", 0, 1000, R"(,"peer":1,"tag":0,"bytes":8)") +
@@ -31,7 +22,7 @@ const std::string kTrace = TestHeader(2) + TestMpi(0, 0, "MPI_Send", 0, 1000, R"
                            TestMpi(1, 0, "MPI_Recv", 0, 3000, R"(,"peer":0,"tag":0,"bytes":8)");
 
 TEST(Cat, PassesEveryRecordThroughUnchanged) {
-  const Output out = Cat(Config{}, kTrace);
+  const trace::StageOutput out = Cat(Config{}, kTrace);
   ASSERT_TRUE(out.status.ok());
   EXPECT_EQ(out.text, kTrace);
 }
@@ -39,7 +30,7 @@ TEST(Cat, PassesEveryRecordThroughUnchanged) {
 TEST(Cat, KeepsTheTypesAskedForAndTheHeader) {
   Config config;
   config.types = {"sample"};
-  const Output out = Cat(config, kTrace);
+  const trace::StageOutput out = Cat(config, kTrace);
   ASSERT_TRUE(out.status.ok());
   EXPECT_EQ(trace::Lines(out.text).size(), 2u);
   EXPECT_EQ(trace::LinesOfType(out.text, "sample").size(), 1u);
@@ -48,7 +39,7 @@ TEST(Cat, KeepsTheTypesAskedForAndTheHeader) {
 TEST(Cat, CountsRecordsPerType) {
   Config config;
   config.count = true;
-  const Output out = Cat(config, kTrace);
+  const trace::StageOutput out = Cat(config, kTrace);
   ASSERT_TRUE(out.status.ok());
   EXPECT_EQ(out.text, "header      1\ncomm        1\nmpi         2\nsample      1\ntotal       5\n");
 }
@@ -56,7 +47,7 @@ TEST(Cat, CountsRecordsPerType) {
 TEST(Cat, SummaryGivesMpiTimePerFunctionAndRank) {
   Config config;
   config.summary = true;
-  const Output out = Cat(config, kTrace);
+  const trace::StageOutput out = Cat(config, kTrace);
   ASSERT_TRUE(out.status.ok());
   EXPECT_NE(out.text.find("2 ranks, 2 MPI calls, 1 samples"), std::string::npos) << out.text;
   EXPECT_NE(out.text.find("MPI_Recv                      1     0.0000    75.0     0.0"), std::string::npos) << out.text;
@@ -65,10 +56,10 @@ TEST(Cat, SummaryGivesMpiTimePerFunctionAndRank) {
 TEST(Cat, ValidationProblemsAreReportedAndAnError) {
   Config config;
   config.validate = true;
-  const Output out = Cat(config, kTrace + TestMpi(1, 0, "MPI_Barrier", 4000, 3999));
+  const trace::StageOutput out = Cat(config, kTrace + TestMpi(1, 0, "MPI_Barrier", 4000, 3999));
   EXPECT_EQ(out.status.code(), StatusCode::kInput);
   EXPECT_NE(out.text.find("test.ndjson:6:"), std::string::npos) << out.text;
-  const Output ok = Cat(config, kTrace);
+  const trace::StageOutput ok = Cat(config, kTrace);
   EXPECT_TRUE(ok.status.ok());
   EXPECT_EQ(ok.text, "ok\n");
 }

@@ -23,9 +23,10 @@ struct Output {
 
 Output Sync(const std::string& trace, const Config& config = {}) {
   Output out;
-  trace::InputSet input = trace::TextInput(trace);
-  auto writer = trace::TextOutput(&out.text);
-  out.status = Run(config, input, *writer);
+  const trace::StageOutput run =
+      trace::RunStage([&](trace::InputSet& in, trace::Writer& w) { return Run(config, in, w); }, trace);
+  out.status = run.status;
+  out.text = run.text;
   for (const trace::Record& r : trace::Records(out.text)) {
     if (r.type == trace::RecordType::kMpi) out.calls.push_back(r.mpi);
     if (r.type == trace::RecordType::kClock && r.clock.method != "pingpong") out.clocks.push_back(r.clock);

@@ -25,23 +25,14 @@ std::string WorkedTrace() {
   return text.str();
 }
 
-struct Output {
-  Status status;
-  std::string text;
-};
-
-Output RunCpath(const Config& config, const std::string& trace = WorkedTrace()) {
-  Output out;
-  trace::InputSet input = trace::TextInput(trace);
-  auto writer = trace::TextOutput(&out.text);
-  out.status = Run(config, input, *writer);
-  return out;
+trace::StageOutput RunCpath(const Config& config, const std::string& trace = WorkedTrace()) {
+  return trace::RunStage([&](trace::InputSet& in, trace::Writer& out) { return Run(config, in, out); }, trace);
 }
 
 TEST(Cpath, TheWorkedExample) {
   Config config;
   config.passthrough = false;
-  const Output out = RunCpath(config);
+  const trace::StageOutput out = RunCpath(config);
   ASSERT_TRUE(out.status.ok()) << out.status.message();
   std::vector<trace::CpSegmentRecord> segments;
   const trace::CpSummaryRecord* summary = nullptr;
@@ -83,7 +74,7 @@ TEST(Cpath, TheWorkedExample) {
 TEST(Cpath, ThreadsDoNotChangeTheOutput) {
   Config one, two;
   two.jobs = 2;
-  const Output a = RunCpath(one), b = RunCpath(two);
+  const trace::StageOutput a = RunCpath(one), b = RunCpath(two);
   ASSERT_TRUE(a.status.ok() && b.status.ok());
   EXPECT_EQ(a.text, b.text);
   EXPECT_EQ(trace::LinesOfType(a.text, "mpi").size(), 16u);  // passed through
@@ -92,13 +83,13 @@ TEST(Cpath, ThreadsDoNotChangeTheOutput) {
 TEST(Cpath, ReplayAgreesWithTheLongestPath) {
   Config exact, replay;
   replay.algo = Algo::kReplay;
-  const Output a = RunCpath(exact), b = RunCpath(replay);
+  const trace::StageOutput a = RunCpath(exact), b = RunCpath(replay);
   ASSERT_TRUE(a.status.ok() && b.status.ok());
   EXPECT_EQ(trace::LinesOfType(a.text, "cp_segment"), trace::LinesOfType(b.text, "cp_segment"));
 }
 
 TEST(Cpath, NoCallsIsNothingUsable) {
-  const Output out = RunCpath(Config{}, trace::Lines(WorkedTrace())[0] + "\n");
+  const trace::StageOutput out = RunCpath(Config{}, trace::Lines(WorkedTrace())[0] + "\n");
   EXPECT_EQ(out.status.code(), StatusCode::kNothing);
 }
 

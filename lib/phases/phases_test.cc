@@ -31,21 +31,12 @@ std::string LoopTrace() {
   return t;
 }
 
-struct Output {
-  Status status;
-  std::string text;
-};
-
-Output RunPhases(const std::string& trace) {
-  Output out;
-  trace::InputSet input = trace::TextInput(trace);
-  auto writer = trace::TextOutput(&out.text);
-  out.status = Run(Config{}, input, *writer);
-  return out;
+trace::StageOutput RunPhases(const std::string& trace) {
+  return trace::RunStage([](trace::InputSet& in, trace::Writer& out) { return Run(Config{}, in, out); }, trace);
 }
 
 TEST(Phases, CutsAtGlobalSynchronizationsAndClustersTheIterations) {
-  const Output out = RunPhases(LoopTrace());
+  const trace::StageOutput out = RunPhases(LoopTrace());
   ASSERT_TRUE(out.status.ok()) << out.status.message();
   std::vector<trace::PhaseRecord> phases;
   for (const trace::Record& r : trace::Records(out.text)) {
@@ -71,7 +62,7 @@ TEST(Phases, CutsAtGlobalSynchronizationsAndClustersTheIterations) {
 }
 
 TEST(Phases, TagsEveryCallAndSampleAfterItsPhaseRecord) {
-  const Output out = RunPhases(LoopTrace());
+  const trace::StageOutput out = RunPhases(LoopTrace());
   ASSERT_TRUE(out.status.ok());
   int64_t current = -1;
   int tagged = 0;
@@ -96,7 +87,7 @@ TEST(Phases, TagsEveryCallAndSampleAfterItsPhaseRecord) {
 }
 
 TEST(Phases, ARunWithoutGlobalSynchronizationIsOnePhase) {
-  const Output out = RunPhases(TestHeader(2) + TestMpi(0, 0, "MPI_Send", 0, 10, R"(,"peer":1,"tag":0)") +
+  const trace::StageOutput out = RunPhases(TestHeader(2) + TestMpi(0, 0, "MPI_Send", 0, 10, R"(,"peer":1,"tag":0)") +
                                TestMpi(1, 0, "MPI_Recv", 5, 20, R"(,"peer":0,"tag":0)"));
   ASSERT_TRUE(out.status.ok());
   const auto phases = trace::LinesOfType(out.text, "phase");
@@ -105,15 +96,15 @@ TEST(Phases, ARunWithoutGlobalSynchronizationIsOnePhase) {
 }
 
 TEST(Phases, PhasesOfAnEarlierRunAreReplaced) {
-  const Output first = RunPhases(LoopTrace());
-  const Output second = RunPhases(first.text);
+  const trace::StageOutput first = RunPhases(LoopTrace());
+  const trace::StageOutput second = RunPhases(first.text);
   ASSERT_TRUE(second.status.ok());
   EXPECT_EQ(trace::LinesOfType(second.text, "phase"), trace::LinesOfType(first.text, "phase"));
   EXPECT_EQ(trace::LinesOfType(second.text, "mpi"), trace::LinesOfType(first.text, "mpi"));
 }
 
 TEST(Phases, NoCallsIsNothingUsableButTheStreamIsWritten) {
-  const Output out = RunPhases(TestHeader(2));
+  const trace::StageOutput out = RunPhases(TestHeader(2));
   EXPECT_EQ(out.status.code(), StatusCode::kNothing);
   EXPECT_EQ(trace::LinesOfType(out.text, "header").size(), 1u);
   EXPECT_EQ(trace::LinesOfType(out.text, "comm").size(), 1u);

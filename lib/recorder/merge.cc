@@ -215,15 +215,11 @@ void ShareTickMaps(std::vector<RankInfo>& ranks) {
   constexpr int64_t kTolerance = 1000;
   std::map<std::pair<std::string, std::string>, const RankInfo*> lowest;
   for (const RankInfo& info : ranks) {  // by rank
-    const std::string boot(info.header.boot_id, strnlen(info.header.boot_id, sizeof info.header.boot_id));
-    if (boot.empty() || !info.time.ticks() || !info.time.usable()) continue;
-    lowest.emplace(std::make_pair(std::string(info.header.host, strnlen(info.header.host, sizeof info.header.host)),
-                                  boot),
-                   &info);
+    if (info.boot_id().empty() || !info.time.ticks() || !info.time.usable()) continue;
+    lowest.emplace(std::make_pair(info.host(), info.boot_id()), &info);
   }
   for (RankInfo& info : ranks) {
-    const std::string boot(info.header.boot_id, strnlen(info.header.boot_id, sizeof info.header.boot_id));
-    auto it = lowest.find({std::string(info.header.host, strnlen(info.header.host, sizeof info.header.host)), boot});
+    auto it = lowest.find({info.host(), info.boot_id()});
     if (it == lowest.end() || it->second == &info || !info.time.ticks()) continue;
     if (info.time.MedianDistance(it->second->time) <= kTolerance) info.time = it->second->time;
   }
@@ -339,9 +335,8 @@ Status WriteRankRecords(const std::vector<RankInfo>& ranks, int world, trace::Wr
     rank.set_rank(r);
     if (next < static_cast<int>(ranks.size()) && ranks[next].rank == r) {
       const RankInfo& info = ranks[next++];
-      rank.set_host(std::string(info.header.host, strnlen(info.header.host, sizeof info.header.host)));
-      const size_t boot = strnlen(info.header.boot_id, sizeof info.header.boot_id);
-      if (boot > 0) rank.set_boot(std::string(info.header.boot_id, boot));
+      rank.set_host(info.host());
+      if (!info.boot_id().empty()) rank.set_boot(info.boot_id());
       rank.set_pid(info.header.pid);
       rank.set_events(info.events);
       rank.set_samples(info.samples);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -102,6 +103,9 @@ struct RankInfo {
   int64_t last_time = INT64_MIN;
   bool time_ordered = true;  // events and samples in time order in the file
   std::string problem;
+
+  std::string host() const { return {header.host, strnlen(header.host, sizeof header.host)}; }
+  std::string boot_id() const { return {header.boot_id, strnlen(header.boot_id, sizeof header.boot_id)}; }
 };
 
 }  // namespace rp::recorder

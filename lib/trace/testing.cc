@@ -32,6 +32,14 @@ std::vector<std::string> LinesOfType(std::string_view text, std::string_view typ
   return out;
 }
 
+StageOutput RunStage(const std::function<Status(InputSet&, Writer&)>& stage, std::string trace) {
+  StageOutput out;
+  InputSet input = TextInput(std::move(trace));
+  Writer writer(StringOutput(&out.text));
+  out.status = stage(input, writer);
+  return out;
+}
+
 std::vector<Record> Records(std::string_view text) {
   std::vector<Record> records;
   LineDecoder decoder;

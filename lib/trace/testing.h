@@ -9,6 +9,7 @@
 #ifndef RP_LIB_TRACE_TESTING_H_
 #define RP_LIB_TRACE_TESTING_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -30,6 +31,13 @@ std::vector<std::string> Lines(std::string_view text);
 std::vector<std::string> LinesOfType(std::string_view text, std::string_view type);
 // The records of `text`, decoded (Record::line is left empty).
 std::vector<Record> Records(std::string_view text);
+
+// A stage run on `trace` in memory: what it returned and wrote.
+struct StageOutput {
+  Status status;
+  std::string text;
+};
+StageOutput RunStage(const std::function<Status(InputSet&, Writer&)>& stage, std::string trace);
 
 }  // namespace rp::trace
 

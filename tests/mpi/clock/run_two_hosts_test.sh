@@ -24,15 +24,21 @@ rp-clocksync --report "$work/run.ndjson" -o "$work/synced.ndjson" 2>&1 | tee "$w
 grep -q "ranks 0-3 read one clock (same host and boot): rank 0's, left as it is" "$work/report" || fail "host-a"
 grep -q "ranks 4-7 read one clock (same host and boot): mapped as one, from rank 4's group's measurements" \
   "$work/report" || fail "host-b"
-python3 - "$work/synced.ndjson" <<'PY' || fail "mappings"
+python3 - "$work/run.ndjson" "$work/synced.ndjson" <<'PY' || fail "mappings"
 import json, sys
-s = {r["rank"]: r for r in (json.loads(l) for l in open(sys.argv[1])) if r["type"] == "clock"}
+first = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "mpi": first.setdefault(r["rank"], r["t0"])
+s = {r["rank"]: r for r in (json.loads(l) for l in open(sys.argv[2])) if r["type"] == "clock"}
 for r in (1, 2, 3):
     assert s[r]["offset"] == 0 and s[r]["drift"] == 0 and s[r]["shares"] == 0, s[r]
 for r in (5, 6, 7):
+    # One line: its offset, read at each rank's first event, moves by the
+    # drift over the time between their first events.
     assert s[r]["shares"] == 4 and s[r]["drift"] == s[4]["drift"], (s[r], s[4])
-    # One line, its offset read at each rank's first event: apart by drift x time.
-    assert abs(s[r]["offset"] - s[4]["offset"]) <= 1000, (s[r], s[4])
+    expected = s[4]["offset"] + s[4]["drift"] * 1e-6 * (first[r] - first[4])
+    assert abs(s[r]["offset"] - expected) <= 2, (s[r], s[4], expected)
 assert abs(s[4]["offset"]) < 100_000, "one machine's clock: the estimate must be near 0, got %d ns" % s[4]["offset"]
 print("host-b's mapping: offset %d ns, drift %.3f ppm, for ranks 4-7" % (s[4]["offset"], s[4]["drift"]))
 PY
