@@ -665,14 +665,16 @@ def emit_special(fn):
         body = ["  const int64_t t0 = rpc::Now();", "  rpc::StopRecording();", "  const int64_t mpi_t0 = rpc::Now();"]
         c = ['extern "C" RP_EXPORT int MPI_Finalize() {',
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
-             "  if (!call.recording()) return PMPI_Finalize();"] + body + [
+             # Not recording (its file could not be created): the closing
+             # handshake is collective all the same.
+             "  if (!call.recording()) {", "    rpc::StopRecording();", "    return PMPI_Finalize();", "  }"] + body + [
              "  const int rc = PMPI_Finalize();", "  const int64_t t1 = rpc::Now();",
              "  rpc::FinishRecording(%s, %s, t0, mpi_t0, t1);" % (fn.fn_id, site), "  return rc;", "}"]
         f = ['extern "C" void pmpi_finalize_(MPI_Fint* ierr) __attribute__((weak));',
              'extern "C" RP_EXPORT void mpi_finalize_(MPI_Fint* ierr) {',
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
              '  if (pmpi_finalize_ == nullptr) rpc::MissingFortranMpi("pmpi_finalize_");',
-             "  if (!call.recording()) return pmpi_finalize_(ierr);"] + body + [
+             "  if (!call.recording()) {", "    rpc::StopRecording();", "    return pmpi_finalize_(ierr);", "  }"] + body + [
              "  pmpi_finalize_(ierr);", "  const int64_t t1 = rpc::Now();",
              "  rpc::FinishRecording(%s, %s, t0, mpi_t0, t1);" % (fn.fn_id, site), "}"]
         decl = "MPI_Fint* ierr"

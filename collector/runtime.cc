@@ -104,6 +104,7 @@ struct State {
   int32_t next_file = 0;
 
   ClockGroups clock_groups;  // who shares this rank's clock; found at MPI_Init
+  bool started = false;      // StartRecording ran (and its collectives)
 };
 
 State& S() {
@@ -362,8 +363,7 @@ void ReadBootId(char* out, size_t size) {
 
 // A measurement only from rank 0 and the leaders of the other clock groups
 // (clock_sync.h): the rest read their leader's clock.
-void AppendClock(State& s, int when) {
-  const std::optional<ClockOffset> measured = MeasureClockOffset(s.clock_groups, s.options.clock_exchanges);
+void AppendClock(State& s, int when, const std::optional<ClockOffset>& measured) {
   if (!measured) return;
   const ClockOffset& offset = *measured;
   raw::ClockRecord clock{};
@@ -848,16 +848,6 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   PMPI_Comm_size(MPI_COMM_WORLD, &s.world_size);
   s.threaded = thread_level == MPI_THREAD_MULTIPLE;
 
-  ::mkdir(s.options.dir.c_str(), 0755);
-  const std::string path = s.options.dir + "/rank-" + std::to_string(s.rank) + ".rpraw";
-  s.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (s.fd < 0) {
-    std::fprintf(stderr, "librpcollect: rank %d: cannot create %s: %s; not recording\n", s.rank,
-                 path.c_str(), std::strerror(errno));
-    return;
-  }
-  s.buffer.resize(s.options.buffer_bytes);
-
   raw::FileHeader header{};
   std::memcpy(header.magic, raw::kMagic, sizeof header.magic);
   header.version = raw::kVersion;
@@ -871,8 +861,22 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   ::gethostname(header.host, sizeof header.host - 1);
   // Without a boot id no two ranks are taken to share a clock.
   if (s.options.shared_clock) ReadBootId(header.boot_id, sizeof header.boot_id);
-  AppendRecord(s, &header, sizeof header);
+  // Collective: every rank takes part, also one that cannot record (the
+  // others would wait for it).
   s.clock_groups = FindClockGroups(header.host, header.boot_id);
+  const std::optional<ClockOffset> init_offset = MeasureClockOffset(s.clock_groups, s.options.clock_exchanges);
+  s.started = true;
+
+  ::mkdir(s.options.dir.c_str(), 0755);
+  const std::string path = s.options.dir + "/rank-" + std::to_string(s.rank) + ".rpraw";
+  s.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (s.fd < 0) {
+    std::fprintf(stderr, "librpcollect: rank %d: cannot create %s: %s; not recording\n", s.rank,
+                 path.c_str(), std::strerror(errno));
+    return;
+  }
+  s.buffer.resize(s.options.buffer_bytes);
+  AppendRecord(s, &header, sizeof header);
   if (g_ticks) {
     const raw::CalibRecord calib = Calibration();
     s.last_calibration = calib.ticks;
@@ -893,7 +897,7 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
 
   AppendText(s, raw::kCmdline, CommandLine());
   AppendMaps(s);
-  AppendClock(s, 0);
+  AppendClock(s, 0, init_offset);
   if (g_ticks) {
     // A second pair, after the handshake's milliseconds, so that even a
     // short run cut before its first flush has a tick rate.
@@ -927,11 +931,16 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
 
 void StopRecording() {
   State& s = S();
+  if (!s.started) return;
+  if (s.fd >= 0) {
+    StopSampler();
+    g_recording = false;
+  }
+  // Collective, as at MPI_Init: on every rank, recording or not.
+  const std::optional<ClockOffset> measured = MeasureClockOffset(s.clock_groups, s.options.clock_exchanges);
   if (s.fd < 0) return;
-  StopSampler();
-  g_recording = false;
   Locked lock(s);
-  AppendClock(s, 1);
+  AppendClock(s, 1, measured);
   AppendMaps(s);
 }
 

@@ -168,7 +168,8 @@ int WinWorldRank(MPI_Win win, int rank);
 // work (the record's overhead).
 void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t init_t1,
                     int thread_level);
-// Before PMPI_Finalize: measures the clock offset again, stops sampling.
+// Before PMPI_Finalize: measures the clock offset again (collective: also
+// on a rank that could not record), stops sampling.
 void StopRecording();
 // After PMPI_Finalize: writes the finalize event and closes the file. The
 // application called at t0, PMPI_Finalize ran from mpi_t0 to t1; the rest

@@ -36,7 +36,7 @@ void Summary::Add(const trace::Record& record) {
     case trace::RecordType::kMpi: {
       const trace::MpiRecord& m = record.mpi;
       ++calls_;
-      const int64_t rp = m.has_rp() ? m.rp : 0;
+      const int64_t rp = m.has_rp() ? std::clamp<int64_t>(m.rp, 0, std::max<int64_t>(m.t1 - m.t0, 0)) : 0;
       const int32_t fn = mpi::FindFunction(m.fn);
       const mpi::Category category = fn >= 0 ? mpi::kFunctions[fn].category : mpi::Category::kPcontrol;
       const bool bound = category == mpi::Category::kInit || category == mpi::Category::kFinalize;

@@ -3,6 +3,7 @@
 #include <spdlog/details/null_mutex.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/base_sink.h>
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -86,30 +87,6 @@ void OnTerminatingSignal(int sig) {
   std::raise(sig);
 }
 
-// Stdin can be read once; a stage that reads its input twice gets, unless
-// stdin is a file already, a copy in an unlinked temporary file in its
-// place (so that messages still name "<stdin>"), rewound for each pass.
-Status SpoolStdin() {
-  struct stat st;
-  if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) return OkStatus();
-  const char* tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/rp-stdin.XXXXXX";
-  const int fd = ::mkstemp(path.data());
-  if (fd < 0) return InputError("cannot create a spool file for stdin: " + std::string(std::strerror(errno)));
-  ::unlink(path.c_str());  // gone with the process
-  char buf[1 << 16];
-  for (;;) {
-    const ssize_t got = ::read(STDIN_FILENO, buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return InputError(std::string("cannot read stdin: ") + std::strerror(errno));
-    if (got == 0) break;
-    if (::write(fd, buf, got) != got) return InputError("cannot spool stdin to " + path + ": " + std::strerror(errno));
-  }
-  if (::dup2(fd, STDIN_FILENO) < 0) return InputError(std::string("cannot spool stdin: ") + std::strerror(errno));
-  ::close(fd);
-  return OkStatus();
-}
-
 // A terminal on stdin is told what is expected of it instead of being
 // waited on in silence.
 void NoteTerminal(const std::string& tool) {
@@ -118,14 +95,61 @@ void NoteTerminal(const std::string& tool) {
                "('{} --help' shows how), Ctrl-D ends the input", tool);
 }
 
-// Stdin, from its start when it is a file (a second pass).
-Expected<std::unique_ptr<trace::ByteSource>> OpenStdin(const std::string& tool) {
-  struct stat st;
-  if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && ::lseek(STDIN_FILENO, 0, SEEK_SET) < 0) {
-    return InputError(std::string("cannot rewind stdin: ") + std::strerror(errno));
+// A copy of what can be read once (a pipe, a FIFO, a terminal) in an
+// unlinked temporary file, kept open for the process: its descriptor.
+Expected<int> Spool(int from, const std::string& name) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/rp-spool.XXXXXX";
+  const int fd = ::mkostemp(path.data(), O_CLOEXEC);
+  if (fd < 0) return InputError("cannot create a spool file for " + name + ": " + std::strerror(errno));
+  ::unlink(path.c_str());  // gone with the process
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(from, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return InputError("cannot read " + name + ": " + std::strerror(errno));
+    if (got == 0) break;
+    if (::write(fd, buf, got) != got) return InputError("cannot spool " + name + " to " + path + ": " + std::strerror(errno));
   }
-  NoteTerminal(tool);
-  return trace::OpenInput("-");
+  return fd;
+}
+
+// An input a stage can read more than once (InputSet::Rewind), each time
+// from where it started: a regular file is opened (or, as stdin, seeked)
+// again; anything else is read once into a spool file first, and messages
+// still name it.
+Expected<trace::Opener> RewindableInput(const std::string& path, const std::string& tool) {
+  const bool is_stdin = path == "-";
+  const std::string name = is_stdin ? "<stdin>" : path;
+  struct stat st {};
+  if (is_stdin ? ::fstat(STDIN_FILENO, &st) != 0 : ::stat(path.c_str(), &st) != 0) {
+    return InputError(name + ": cannot open: " + std::strerror(errno));
+  }
+  if (S_ISREG(st.st_mode)) {
+    if (!is_stdin) return trace::Opener([path] { return trace::OpenInput(path); });
+    const off_t start = ::lseek(STDIN_FILENO, 0, SEEK_CUR);
+    return trace::Opener([start, name]() -> Expected<std::unique_ptr<trace::ByteSource>> {
+      if (start >= 0 && ::lseek(STDIN_FILENO, start, SEEK_SET) < 0) {
+        return InputError(std::string("cannot rewind stdin: ") + std::strerror(errno));
+      }
+      return trace::OpenInputFd(STDIN_FILENO, name);
+    });
+  }
+  int from = STDIN_FILENO;
+  if (is_stdin) {
+    NoteTerminal(tool);
+  } else {
+    from = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (from < 0) return InputError(path + ": cannot open: " + std::strerror(errno));
+  }
+  Expected<int> spooled = Spool(from, name);
+  if (!is_stdin) ::close(from);
+  RP_RETURN_IF_ERROR(spooled.status());
+  const int fd = *spooled;
+  return trace::Opener([fd, name]() -> Expected<std::unique_ptr<trace::ByteSource>> {
+    if (::lseek(fd, 0, SEEK_SET) < 0) return InputError("cannot rewind " + name + ": " + std::strerror(errno));
+    return trace::OpenInputFd(fd, name);
+  });
 }
 
 int64_t NowNs() {
@@ -232,7 +256,13 @@ int Tool::Main(int argc, char** argv, const std::function<Status()>& run) {
   }
   const int verbosity = verbose_ - quiet_;
   if (io_ != nullptr) io_->verbosity = verbosity;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, OnTerminatingSignal);
+  // What was ignored stays ignored (nohup, a job started in the
+  // background), in this process and in what it runs.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    std::signal(sig, OnTerminatingSignal);
+  }
   SetUpLogging(name_, verbosity);
   Status status;
   try {
@@ -258,15 +288,17 @@ Expected<Streams> Tool::OpenStreams(bool rewindable) {
   const std::vector<std::string> paths = InputPaths(*io_);
   std::vector<trace::Opener> inputs;
   for (const std::string& path : paths) {
-    if (path != "-") {
-      inputs.push_back([path] { return trace::OpenInput(path); });
-      continue;
-    }
     if (rewindable) {
-      NoteTerminal(name_);
-      RP_RETURN_IF_ERROR(SpoolStdin());
+      RP_ASSIGN_OR_RETURN(trace::Opener opener, RewindableInput(path, name_));
+      inputs.push_back(std::move(opener));
+    } else if (path == "-") {
+      inputs.push_back([name = name_] {
+        NoteTerminal(name);
+        return trace::OpenInput("-");
+      });
+    } else {
+      inputs.push_back([path] { return trace::OpenInput(path); });
     }
-    inputs.push_back([name = name_] { return OpenStdin(name); });
   }
   trace::ReaderOptions reader;
   reader.lenient = io_->lenient;

@@ -126,9 +126,9 @@ class Tool {
 
   // The inputs (AddInputs) and output (AddOutput) of the parsed command
   // line. The output is refused when it is one of the inputs. With
-  // `rewindable`, stdin is copied to a temporary file first unless it is a
-  // file already, so that the stage can read it twice (InputSet::Rewind).
-  // Reading stdin from a terminal says so on stderr.
+  // `rewindable`, inputs that can be read only once (stdin, pipes, FIFOs)
+  // are copied to temporary files first, so that the stage can read them
+  // again (InputSet::Rewind). Reading stdin from a terminal says so.
   Expected<Streams> OpenStreams(bool rewindable = false);
 
  private:

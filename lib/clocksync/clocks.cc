@@ -144,27 +144,31 @@ Expected<Clocks> ChooseClocks(const window::Dictionary& dict, int64_t ranks, Met
   } else if (clocks.method == Method::kGaps) {
     exits.resize(ranks);
     const clock::GapsFit fit = clock::FitGaps(exits, gaps_tolerance);
+    auto fitted = [&](int64_t r) { return r < static_cast<int64_t>(fit.fitted.size()) && fit.fitted[r]; };
+    // Each group's lowest fitted rank speaks for the group; rank 0's group
+    // needs no mapping.
+    std::map<int64_t, int64_t> speaker;  // group -> its lowest fitted rank
+    for (int64_t r = ranks - 1; r >= 0; --r) {
+      if (fitted(r)) speaker[group_of[r]] = r;
+    }
     int64_t unfitted = 0;
     for (int64_t r = 0; r < ranks; ++r) {
-      if (r < static_cast<int64_t>(fit.fitted.size()) && fit.fitted[r]) {
-        clocks.by_rank[r] = fit.clocks[r];
+      if (group_of[r] == group_of[0]) {
         clocks.method_of[r] = "gaps";
-      } else {
-        ++unfitted;
+        continue;
       }
+      auto it = speaker.find(group_of[r]);
+      if (it == speaker.end()) {
+        ++unfitted;
+        continue;
+      }
+      clocks.by_rank[r] = fit.clocks[it->second];
+      clocks.method_of[r] = "gaps";
     }
     if (unfitted > 0) {
       spdlog::warn("--method gaps: {} rank(s) have no pair of global synchronization sites whose exit gaps to "
                    "rank 0 stay within {}; their times are left as they are",
                    unfitted, Ns(gaps_tolerance));
-    }
-    // A group's lowest rank, fitted first, speaks for the others; rank 0's
-    // group needs no mapping.
-    for (int64_t r = 0; r < ranks; ++r) {
-      const int64_t leader = group_of[r];
-      if (leader == r) continue;
-      clocks.by_rank[r] = leader == group_of[0] ? clock::LinearClock{} : clocks.by_rank[leader];
-      clocks.method_of[r] = clocks.method_of[leader];
     }
   }
   DropSteepDrifts(clocks);

@@ -114,12 +114,19 @@ void TopologicalHeuristic::AddWindow(const Graph& g, std::vector<Segment>* out) 
   auto keep = [&](const Interval& c) {
     const window::Event& ev = w.events[c.event];
     if (c.start > last_end_) {
-      // Communication between the two kept edges: the call before this one.
-      Segment gap = c.before != kNoNode ? Make(w.events[c.before], SegmentKind::kMpi, last_end_, c.start)
-                                        : Make(ev, SegmentKind::kMpi, last_end_, c.start);
+      // Communication between the two kept edges: the call before this one,
+      // but for the collector's own work at its end.
+      const window::Event& call = c.before != kNoNode ? w.events[c.before] : ev;
+      const int64_t mpi_end = std::max(last_end_, c.start - (c.before != kNoNode ? call.rp : 0));
+      Segment gap = Make(call, SegmentKind::kMpi, last_end_, mpi_end);
       gap.rank = c.rank;
       gap.peer = last_rank_ != c.rank ? last_rank_ : window::kNone;
-      out->push_back(gap);
+      if (mpi_end > last_end_) out->push_back(gap);
+      if (c.start > mpi_end) {
+        Segment own = Make(call, SegmentKind::kRp, mpi_end, c.start);
+        own.rank = c.rank;
+        out->push_back(own);
+      }
     }
     out->push_back(Make(ev, SegmentKind::kCompute, std::max(c.start, last_end_), c.end));
     last_end_ = std::max(last_end_, c.end);

@@ -29,6 +29,22 @@ Graph::Graph(const window::Window& window, const match::Matching& matching) : w_
   wait_.assign(n, 0);
   local_.assign(n, 0);
   latest_.assign(n, kNoNode);
+  LinkRanks();
+  Edges edges;
+  for (const match::Message& m : matching.messages) AddMessage(m, &edges);
+  std::vector<uint32_t> hub_edges;  // (exit, hub index) pairs, flattened
+  for (const match::Collective& c : matching.collectives) AddCollective(c, &edges, &hub_edges);
+  // Hub node ids follow the calls' nodes.
+  for (size_t i = 0; i < hub_edges.size(); i += 2) Depend(2 * n + hub_edges[i + 1], hub_edges[i], true, &edges);
+  IndexCrossEdges(&edges);
+  for (uint32_t e = 0; e < n; ++e) SetWait(e);
+  Sort();
+}
+
+// Program edges: each call after the previous one of its rank, with the
+// computation between them.
+void Graph::LinkRanks() {
+  const window::Window& window = *w_;
   first_.assign(window.by_rank.size(), kNoNode);
   last_.assign(window.by_rank.size(), kNoNode);
   for (size_t rank = 0; rank < window.by_rank.size(); ++rank) {
@@ -44,89 +60,85 @@ Graph::Graph(const window::Window& window, const match::Matching& matching) : w_
       compute_[e] = std::max<int64_t>(gap, 0);
     }
   }
+}
 
-  // Dependencies as (exit event, source node) pairs; a source >= 2n is a hub.
-  std::vector<std::pair<uint32_t, uint32_t>> edges;
-  auto source_time = [&](uint32_t source) {
-    return source >= 2 * n ? hubs_[source - 2 * n].time : window.events[EventOf(source)].t0;
-  };
-  auto depend = [&](uint32_t source, uint32_t to, bool causal) {
-    if (source == kNoNode || to == kNoEvent || source == Entry(to)) return;
-    if (source_time(source) > window.events[to].t1) {
-      // A receive cannot end before its send began; a send may end before
-      // its receive is posted (eager: not causal, no edge, no problem).
-      if (causal) ++problems_.backward_edges;
-      return;
-    }
-    edges.emplace_back(to, source);
-  };
-  auto entry = [](uint32_t e) { return e == kNoEvent ? kNoNode : Entry(e); };
-  for (const match::Message& m : matching.messages) {
-    depend(entry(m.send), m.recv_done, true);
-    // A late receiver: the send was still in its completing call when the
-    // receive was posted.
-    if (m.recv != kNoEvent && m.send_done != kNoEvent &&
-        window.events[m.recv].t0 > window.events[m.send_done].t0) {
-      depend(Entry(m.recv), m.send_done, false);
-    }
+// A dependency of the exit of event `to` on node `source` (an entry, or a
+// hub >= 2n), unless it would go back in time.
+void Graph::Depend(uint32_t source, uint32_t to, bool causal, Edges* edges) {
+  if (source == kNoNode || to == kNoEvent || source == Entry(to)) return;
+  const uint32_t n = events();
+  const int64_t source_time = source >= 2 * n ? hubs_[source - 2 * n].time : w_->events[EventOf(source)].t0;
+  if (source_time > w_->events[to].t1) {
+    // A receive cannot end before its send began; a send may end before
+    // its receive is posted (eager: not causal, no edge, no problem).
+    if (causal) ++problems_.backward_edges;
+    return;
   }
-  std::vector<uint32_t> hub_edges;  // (exit, hub index) pairs, flattened
-  std::vector<uint32_t> members;
-  for (const match::Collective& c : matching.collectives) {
-    const Collective kind = c.fn >= 0 ? mpi::kFunctions[c.fn].collective : Collective::kNone;
-    const size_t size = c.entries.size();
-    auto is_root = [&](size_t i) { return window.events[c.entries[i]].rank == c.root; };
-    switch (kind) {
-      case Collective::kAll:
-      case Collective::kRootIn: {
-        members.clear();
-        for (size_t i = 0; i < size; ++i) {
-          if (kind == Collective::kAll || !is_root(i)) members.push_back(c.entries[i]);
-        }
-        if (members.empty()) break;
-        const uint32_t hub = AddHub(members);
-        for (size_t i = 0; i < size; ++i) {
-          if (c.exits[i] == kNoEvent || (kind == Collective::kRootIn && !is_root(i))) continue;
-          hub_edges.push_back(c.exits[i]);
-          hub_edges.push_back(hub);
-        }
-        break;
-      }
-      case Collective::kRootOut:
-        for (size_t i = 0; i < size; ++i) {
-          if (!is_root(i)) continue;
-          for (size_t j = 0; j < size; ++j) depend(Entry(c.entries[i]), c.exits[j], true);
-        }
-        break;
-      case Collective::kPrefix: {
-        uint32_t latest = kNoEvent;  // among the members before i, in communicator order
-        for (size_t i = 0; i < size; ++i) {
-          depend(entry(latest), c.exits[i], true);
-          if (latest == kNoEvent || window.events[c.entries[i]].t0 > window.events[latest].t0) latest = c.entries[i];
-        }
-        break;
-      }
-      case Collective::kNeighbour:
-        ++problems_.neighbour_collectives;
-        break;
-      case Collective::kNone:
-        break;
-    }
-  }
-  // Hub node ids follow the calls' nodes.
-  for (size_t i = 0; i < hub_edges.size(); i += 2) depend(2 * n + hub_edges[i + 1], hub_edges[i], true);
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  edges->emplace_back(to, source);
+}
 
+void Graph::AddMessage(const match::Message& m, Edges* edges) {
+  Depend(m.send == kNoEvent ? kNoNode : Entry(m.send), m.recv_done, true, edges);
+  // A late receiver: the send was still in its completing call when the
+  // receive was posted.
+  if (m.recv != kNoEvent && m.send_done != kNoEvent && w_->events[m.recv].t0 > w_->events[m.send_done].t0) {
+    Depend(Entry(m.recv), m.send_done, false, edges);
+  }
+}
+
+void Graph::AddCollective(const match::Collective& c, Edges* edges, std::vector<uint32_t>* hub_edges) {
+  const window::Window& window = *w_;
+  const Collective kind = c.fn >= 0 ? mpi::kFunctions[c.fn].collective : Collective::kNone;
+  const size_t size = c.entries.size();
+  auto is_root = [&](size_t i) { return window.events[c.entries[i]].rank == c.root; };
+  switch (kind) {
+    case Collective::kAll:
+    case Collective::kRootIn: {
+      std::vector<uint32_t> members;
+      for (size_t i = 0; i < size; ++i) {
+        if (kind == Collective::kAll || !is_root(i)) members.push_back(c.entries[i]);
+      }
+      if (members.empty()) break;
+      const uint32_t hub = AddHub(members);
+      for (size_t i = 0; i < size; ++i) {
+        if (c.exits[i] == kNoEvent || (kind == Collective::kRootIn && !is_root(i))) continue;
+        hub_edges->push_back(c.exits[i]);
+        hub_edges->push_back(hub);
+      }
+      break;
+    }
+    case Collective::kRootOut:
+      for (size_t i = 0; i < size; ++i) {
+        if (!is_root(i)) continue;
+        for (size_t j = 0; j < size; ++j) Depend(Entry(c.entries[i]), c.exits[j], true, edges);
+      }
+      break;
+    case Collective::kPrefix: {
+      uint32_t latest = kNoEvent;  // among the members before i, in communicator order
+      for (size_t i = 0; i < size; ++i) {
+        Depend(latest == kNoEvent ? kNoNode : Entry(latest), c.exits[i], true, edges);
+        if (latest == kNoEvent || window.events[c.entries[i]].t0 > window.events[latest].t0) latest = c.entries[i];
+      }
+      break;
+    }
+    case Collective::kNeighbour:
+      ++problems_.neighbour_collectives;
+      break;
+    case Collective::kNone:
+      break;
+  }
+}
+
+// The cross edges into each exit, as compressed rows (in_start_, in_).
+void Graph::IndexCrossEdges(Edges* edges) {
+  std::sort(edges->begin(), edges->end());
+  edges->erase(std::unique(edges->begin(), edges->end()), edges->end());
+  const uint32_t n = events();
   in_start_.assign(n + 1, 0);
-  for (const auto& [to, from] : edges) ++in_start_[to + 1];
+  for (const auto& [to, from] : *edges) ++in_start_[to + 1];
   for (uint32_t e = 0; e < n; ++e) in_start_[e + 1] += in_start_[e];
-  in_.resize(edges.size());
-  for (size_t i = 0; i < edges.size(); ++i) {
-    in_[i] = CrossEdge{edges[i].second, 0};
-  }
-  for (uint32_t e = 0; e < n; ++e) SetWait(e);
-  Sort();
+  in_.resize(edges->size());
+  for (size_t i = 0; i < edges->size(); ++i) in_[i] = CrossEdge{(*edges)[i].second, 0};
 }
 
 // Wait and latest partner of a call from its cross edges still in place;

@@ -44,6 +44,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lib/match/match.h"
@@ -137,6 +138,13 @@ class Graph {
     int64_t time;         // latest member entry
     uint32_t latest;      // that entry
   };
+  // Dependencies as (exit event, source node) pairs; a source >= 2n is a hub.
+  using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
+  void LinkRanks();
+  void Depend(uint32_t source, uint32_t to, bool causal, Edges* edges);
+  void AddMessage(const match::Message& m, Edges* edges);
+  void AddCollective(const match::Collective& c, Edges* edges, std::vector<uint32_t>* hub_edges);
+  void IndexCrossEdges(Edges* edges);
   // Source of a dependency: an entry node or a hub node.
   uint32_t AddHub(const std::vector<uint32_t>& entry_events);
   void Sort();

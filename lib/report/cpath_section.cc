@@ -52,7 +52,12 @@ struct CriticalPathSection::View {
 void CriticalPathSection::Add(const trace::Record& record) {
   switch (record.type) {
     case trace::RecordType::kCpSummary:
-      if (!record.cp_summary.has_phase()) summary_ = record.cp_summary;
+      // A run's records follow its summary: a stream analysed twice (or two
+      // streams) shows the last run, not a mixture.
+      if (!record.cp_summary.has_phase()) {
+        *this = CriticalPathSection();
+        summary_ = record.cp_summary;
+      }
       break;
     case trace::RecordType::kCpProfile: {
       const trace::CpProfileRecord& p = record.cp_profile;

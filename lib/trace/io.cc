@@ -206,18 +206,26 @@ class ZstdSink : public ByteSink {
 
 }  // namespace
 
-Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path) {
-  std::unique_ptr<FdSource> file;
-  if (path == "-") {
-    file = std::make_unique<FdSource>(STDIN_FILENO, "<stdin>", false);
-  } else {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return InputError(Errno("cannot open", path));
-    file = std::make_unique<FdSource>(fd, path, true);
-  }
+namespace {
+
+// The file itself, or zstd decompressing it when it starts with zstd's magic.
+Expected<std::unique_ptr<ByteSource>> Detect(std::unique_ptr<FdSource> file) {
   RP_ASSIGN_OR_RETURN(std::string_view head, file->Peek(4));
   if (IsZstd(head)) return std::unique_ptr<ByteSource>(new ZstdSource(std::move(file)));
   return std::unique_ptr<ByteSource>(std::move(file));
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path) {
+  if (path == "-") return OpenInputFd(STDIN_FILENO, "<stdin>");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return InputError(Errno("cannot open", path));
+  return Detect(std::make_unique<FdSource>(fd, path, true));
+}
+
+Expected<std::unique_ptr<ByteSource>> OpenInputFd(int fd, std::string name) {
+  return Detect(std::make_unique<FdSource>(fd, std::move(name), false));
 }
 
 std::unique_ptr<ByteSource> MemoryInput(std::string name, std::string bytes) {

@@ -35,6 +35,10 @@ class ByteSource {
 // Opens `path`, or stdin for "-". Detects zstd by its magic number.
 Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path);
 
+// An open file descriptor (not closed by the source) read from where it
+// stands, named `name` in messages; zstd detected as for files.
+Expected<std::unique_ptr<ByteSource>> OpenInputFd(int fd, std::string name);
+
 // `bytes` as an input named `name` (plain NDJSON or zstd, detected as for
 // files): for tests and callers that hold a trace in memory.
 std::unique_ptr<ByteSource> MemoryInput(std::string name, std::string bytes);

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 
 namespace rp::trace {
@@ -96,8 +98,8 @@ class RenamingSink : public ByteSink {
 
  private:
   void Discard() {
+    ::unlink(temporary_.c_str());  // first: a signal in between finds it tracked
     Untrack(temporary_.c_str());
-    ::unlink(temporary_.c_str());
   }
   FdSink file_;
   std::string temporary_;
@@ -112,12 +114,43 @@ mode_t NewFileMode() {
   return 0666 & ~mask;
 }
 
+// The descriptor a path names outright ("/dev/stdout", "/dev/fd/3",
+// "/proc/self/fd/3"), -1 for other paths: such outputs are written through
+// the descriptor as it stands (appending when the shell said >>), never
+// renamed over.
+int NamedDescriptor(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const size_t n = std::strlen(prefix);
+    if (path.compare(0, n, prefix) != 0 || path.size() == n) continue;
+    char* end = nullptr;
+    const long fd = std::strtol(path.c_str() + n, &end, 10);
+    if (*end == '\0' && fd >= 0 && fd <= INT_MAX) return static_cast<int>(fd);
+  }
+  return -1;
+}
+
+// The file a symbolic link finally names, also when it does not exist yet.
+std::string FollowLinks(const std::string& path) {
+  std::string target = path;
+  for (int hop = 0; hop < 40; ++hop) {
+    char link[PATH_MAX];
+    const ssize_t n = ::readlink(target.c_str(), link, sizeof link - 1);
+    if (n <= 0) break;
+    link[n] = '\0';
+    const size_t slash = target.rfind('/');
+    target = link[0] == '/' || slash == std::string::npos ? std::string(link) : target.substr(0, slash + 1) + link;
+  }
+  return target;
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<ByteSink>> OpenOutputFile(const std::string& path) {
   if (path == "-") return std::unique_ptr<ByteSink>(new FdSink(STDOUT_FILENO, "<stdout>", false));
+  if (const int fd = NamedDescriptor(path); fd >= 0) return std::unique_ptr<ByteSink>(new FdSink(fd, path, false));
   struct stat st {};
-  std::string target = path;
   mode_t mode = NewFileMode();
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return InputError(path + ": is a directory");
@@ -127,20 +160,25 @@ Expected<std::unique_ptr<ByteSink>> OpenOutputFile(const std::string& path) {
       if (fd < 0) return InputError(Errno("cannot open", path));
       return std::unique_ptr<ByteSink>(new FdSink(fd, path, true));
     }
-    // Replace the file a symbolic link names, not the link.
-    char resolved[PATH_MAX];
-    if (::realpath(path.c_str(), resolved) != nullptr) target = resolved;
-    mode = st.st_mode & 07777;
-    if (::access(target.c_str(), W_OK) != 0) return InputError(Errno("cannot write", path));
+    mode = st.st_mode & 0777;
+    if (::access(path.c_str(), W_OK) != 0) return InputError(Errno("cannot write", path));
   }
+  // Replace the file a symbolic link names, not the link.
+  const std::string target = FollowLinks(path);
   const size_t slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : target.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
   std::string temporary = dir + "." + base + ".rp-XXXXXX";
   const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
-  if (fd < 0) return InputError(Errno("cannot create", path));
+  if (fd < 0) {
+    // A file one may write in a folder one may not: written where it is,
+    // as it must be (an error then leaves it partial).
+    const int in_place = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (in_place >= 0) return std::unique_ptr<ByteSink>(new FdSink(in_place, path, true));
+    return InputError(Errno("cannot create", path));
+  }
   ::fchmod(fd, mode);
-  return std::unique_ptr<ByteSink>(new RenamingSink(fd, path, std::move(temporary), std::move(target)));
+  return std::unique_ptr<ByteSink>(new RenamingSink(fd, path, std::move(temporary), target));
 }
 
 void RemoveTemporaryOutputs() {

@@ -42,4 +42,14 @@ for r in (5, 6, 7):
 assert abs(s[4]["offset"]) < 100_000, "one machine's clock: the estimate must be near 0, got %d ns" % s[4]["offset"]
 print("host-b's mapping: offset %d ns, drift %.3f ppm, for ranks 4-7" % (s[4]["offset"], s[4]["drift"]))
 PY
+# A rank that cannot create its file (here rank 4, host-b's leader: its
+# file's name is taken by a directory) records nothing, but still takes
+# part in the handshakes: the job ends, and the merge names the rank.
+mkdir -p "$work/raw/rank-4.rpraw"
+status=0
+timeout 120 rp-record --sample-hz 0 --dir "$work/raw" -o "$work/lost.ndjson" -- "${MPIRUN[@]}" -np 8 -x RP_SPLIT_AT \
+  "$root/tests/mpi/clock/as_host.sh" "$root/$app" -n 20 -u 500 >"$work/lost.out" 2>&1 || status=$?
+cat "$work/lost.out"
+[ $status = 2 ] || fail "a rank without a file: exit status $status, expected 2 (124: the job hung)"
+grep -q "no data for rank(s) 4 of 8" "$work/lost.out" || fail "the rank without a file is not named"
 echo PASS
