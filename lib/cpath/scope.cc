@@ -17,34 +17,28 @@ void Scope::AddSegment(const graph::Segment& s) {
 }
 
 void Scope::AddCall(const window::Event& e, int64_t compute_before, const graph::CallTimes& t) {
-  if (e.bounds_application()) {
+  RankStats& rank = Rank(e.rank);
+  const bool outside = e.bounds_application();
+  if (outside) {
     const bool is_init = e.category() == mpi::Category::kInit;
     int64_t& longest = is_init ? init : finalize;
     longest = std::max(longest, e.t1 - e.t0 - e.rp);
-    Rank(e.rank).rp_setup += e.rp;
-    if (is_init) return;
-    start = std::min(start, e.t0 - compute_before);
-    end = std::max(end, e.t0);
-    SiteStats& site = sites[e.site];
-    if (site.fn < 0) site.fn = e.fn;
-    site.time_compute += compute_before;
-    ++site.calls;
-    Rank(e.rank).compute += compute_before;
-    return;
+    rank.rp_setup += e.rp;
+    if (is_init) return;  // before the application's time: nothing of it counts
   }
   start = std::min(start, e.t0 - compute_before);
-  end = std::max(end, e.t1);
+  end = std::max(end, outside ? e.t0 : e.t1);  // the application ends as MPI_Finalize is called
   SiteStats& site = sites[e.site];
   if (site.fn < 0) site.fn = e.fn;
   site.time_compute += compute_before;
+  ++site.calls;
+  rank.compute += compute_before;
+  if (outside) return;
   site.time_mpi += e.t1 - e.t0 - e.rp;
   rp_all += e.rp;
-  ++site.calls;
   site.wait_before += t.wait_before;
   site.wait_after += t.wait_after;
   site.execution += t.execution;
-  RankStats& rank = Rank(e.rank);
-  rank.compute += compute_before;
   rank.wait_before += t.wait_before;
   rank.wait_after += t.wait_after;
   rank.execution += t.execution;
