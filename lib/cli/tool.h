@@ -148,15 +148,13 @@ std::vector<std::string> InputPaths(const IoOptions& io);
 Expected<std::unique_ptr<trace::Writer>> OpenWriter(const IoOptions& io, const std::vector<std::string>& inputs = {});
 
 // A progress line on stderr for long runs, shown only when stderr is a
-// terminal and the tool is not quiet. Cheap to call per record.
+// terminal and the tool is not quiet. Call it every few thousand records
+// (Streams::progress) or per window (window::ReadConfig::progress).
 class Progress {
  public:
   Progress(std::string name, int verbosity);
   ~Progress();
-  void Tick(uint64_t records, uint64_t bytes) {
-    if (enabled_ && (records & 0xFFFF) == 0) Print(records, bytes);
-  }
-  // For callers that report rarely (per window): always checks the time.
+  // Checks the time and redraws the line at most 4 times a second.
   void Update(uint64_t records, uint64_t bytes) {
     if (enabled_) Print(records, bytes);
   }
