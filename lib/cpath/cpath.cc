@@ -34,7 +34,7 @@ const char* AlgoName(Algo algo) {
 class Analysis {
  public:
   Analysis(const Config& config, const window::Dictionary& dict, trace::Writer& out)
-      : config_(config), dict_(dict), out_(out), records_(dict, out) {
+      : config_(config), dict_(dict), out_(out), records_(dict, out), code_(dict) {
     std::set<std::string> hosts;
     for (const trace::RankRecord& r : dict.rank_records) {
       if (r.has_complete() && !r.complete) ++problems_.incomplete_ranks;
@@ -54,6 +54,8 @@ class Analysis {
       run_start_ = g.application_start();
       heuristic_ = std::make_unique<graph::TopologicalHeuristic>(run_start_);
     }
+    const bool zeroing = config_.algo == Algo::kExact && config_.zeroing;
+    RP_RETURN_IF_ERROR(code_.AddWindow(w, run_start_, zeroing));
     CountCalls(*p);
     if (config_.passthrough) {
       for (const window::Line& r : w.lines) RP_RETURN_IF_ERROR(out_.WriteRaw(w.text(r)));
@@ -62,7 +64,7 @@ class Analysis {
     decided_.clear();
     switch (config_.algo) {
       case Algo::kExact:
-        if (config_.zeroing) zeroings_.Add(g, cp_);
+        if (config_.zeroing) zeroings_.Add(g, cp_, code_.cuts());
         cp_.Add(g, &decided_);
         break;
       case Algo::kHeuristic:
@@ -96,13 +98,14 @@ class Analysis {
     }
     RP_RETURN_IF_ERROR(Decided());
     RP_RETURN_IF_ERROR(WriteFinishedPhases(true));
+    code_.Finish();
     Warn();
-    RP_RETURN_IF_ERROR(
-        records_.WriteScope(run_, kNone, {run_start_, run_.end}, AlgoName(config_.algo), problems_, true));
+    RP_RETURN_IF_ERROR(records_.WriteScope(run_, kNone, {run_start_, run_.end}, AlgoName(config_.algo), problems_,
+                                           true, &code_));
     if (config_.algo == Algo::kExact && config_.zeroing) {
-      RP_RETURN_IF_ERROR(records_.WriteZeroings(run_, zeroings_.Results()));
+      RP_RETURN_IF_ERROR(records_.WriteZeroings(run_, zeroings_.Results(), code_));
     }
-    return records_.WriteTop(run_, config_.top);
+    return records_.WriteTop(run_, config_.top, code_);
   }
 
   bool any_calls() const { return started_; }
@@ -154,6 +157,7 @@ class Analysis {
   Status Decided() {
     for (const Segment& s : decided_) {
       run_.AddSegment(s);
+      code_.AddSegment(s);
       if (s.phase != kNone && config_.phases) {
         phases_[s.phase].AddSegment(s);
         path_phase_ = std::max<int64_t>(path_phase_, s.phase);
@@ -170,6 +174,7 @@ class Analysis {
       if (s.phase != kNone) r.set_phase(s.phase);
       RP_RETURN_IF_ERROR(out_.Write(r));
     }
+    if (!decided_.empty()) code_.DecidedUntil(decided_.back().t1);
     return OkStatus();
   }
 
@@ -189,6 +194,7 @@ class Analysis {
   }
 
   void Warn() const {
+    for (const std::string& w : code_.Warnings()) spdlog::warn("{}", w);
     const Problems& p = problems_;
     if (p.graph.backward_edges > 0) {
       spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are "
@@ -222,6 +228,7 @@ class Analysis {
   const window::Dictionary& dict_;
   trace::Writer& out_;
   RecordWriter records_;
+  CodeProfile code_;
   size_t hosts_ = 0;
   Problems problems_;
   bool started_ = false;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -36,15 +37,15 @@ RecordWriter::RecordWriter(const window::Dictionary& dict, trace::Writer& out) :
 }
 
 Status RecordWriter::WriteScope(const Scope& scope, int64_t phase, Span span, const char* algo,
-                                const Problems& problems, bool ranks) {
-  RP_RETURN_IF_ERROR(WriteSummary(scope, phase, span, algo, problems));
+                                const Problems& problems, bool ranks, const CodeProfile* code) {
+  RP_RETURN_IF_ERROR(WriteSummary(scope, phase, span, algo, problems, code));
   RP_RETURN_IF_ERROR(WriteProfile(scope, phase));
-  if (phase == kNone) RP_RETURN_IF_ERROR(WriteFunctionProfile(scope));
+  if (code != nullptr) RP_RETURN_IF_ERROR(WriteCodeProfile(scope, *code));
   return WriteImbalance(scope, phase, ranks);
 }
 
 Status RecordWriter::WriteSummary(const Scope& scope, int64_t phase, Span span, const char* algo,
-                                  const Problems& problems) {
+                                  const Problems& problems, const CodeProfile* code) {
   using graph::SegmentKind;
   trace::CpSummaryRecord sum;
   if (phase != kNone) sum.set_phase(phase);
@@ -74,6 +75,17 @@ Status RecordWriter::WriteSummary(const Scope& scope, int64_t phase, Span span, 
     sum.set_incomplete_ranks(problems.incomplete_ranks);
     sum.set_neighbour_collectives(problems.graph.neighbour_collectives);
   }
+  if (code != nullptr) {
+    const profile::Counts& c = code->counts();
+    sum.set_samples(c.samples);
+    sum.set_samples_outside(c.outside);
+    sum.set_samples_unweighted(c.unweighted);
+    sum.set_undefined_frames(code->tree().undefined_frames());
+    sum.set_unsampled_ranks(c.ranks_with_events - c.ranks_with_samples);
+    sum.set_compute_sampled(code->cp_by_method()[static_cast<int>(profile::Method::kSampled)]);
+    sum.set_compute_nearest(code->cp_by_method()[static_cast<int>(profile::Method::kNearest)]);
+    sum.set_compute_by_site(code->cp_by_method()[static_cast<int>(profile::Method::kCallSite)]);
+  }
   return out_.Write(sum);
 }
 
@@ -92,22 +104,108 @@ Status RecordWriter::WriteProfile(const Scope& scope, int64_t phase) {
   return OkStatus();
 }
 
-// The same by function: the sites' functions from the site records.
-Status RecordWriter::WriteFunctionProfile(const Scope& run) {
-  std::map<std::string, SiteStats> functions;
-  for (const auto& [site, s] : run.sites) {
-    SiteStats& f = functions[FunctionOf(site)];
-    f.cp_compute += s.cp_compute, f.cp_mpi += s.cp_mpi;
-    f.time_compute += s.time_compute, f.time_mpi += s.time_mpi, f.calls += s.calls;
+namespace {
+
+// Largest on the path first, then largest over all ranks; ties by name.
+template <typename T, typename Key>
+void SortRows(std::vector<T>* rows, Key key) {
+  std::sort(rows->begin(), rows->end(), [&](const T& a, const T& b) {
+    const SiteStats& x = a.stats;
+    const SiteStats& y = b.stats;
+    if (x.cp() != y.cp()) return x.cp() > y.cp();
+    if (x.time() != y.time()) return x.time() > y.time();
+    return key(a) < key(b);
+  });
+}
+
+}  // namespace
+
+std::vector<RecordWriter::Named> RecordWriter::Functions(const Scope& run, const CodeProfile& code,
+                                                         bool by_line) const {
+  const profile::ContextTree& tree = code.tree();
+  std::map<std::tuple<std::string, std::string, int64_t>, SiteStats> named;
+  auto entry = [&](const std::string& fn, const std::string& file, int64_t line) -> SiteStats& {
+    return by_line ? named[{fn, file, line}] : named[{fn, "", 0}];
+  };
+  const std::vector<int64_t>& cp = code.cp();
+  const std::vector<int64_t>& time = code.time();
+  for (size_t n = 0; n < std::max(cp.size(), time.size()); ++n) {
+    const int64_t on_path = n < cp.size() ? cp[n] : 0, all = n < time.size() ? time[n] : 0;
+    if (on_path == 0 && all == 0) continue;
+    const profile::ContextTree::Node& owner = tree.node(tree.node(static_cast<int32_t>(n)).owner);
+    const profile::ContextTree::Line& line = tree.lines()[owner.line];
+    SiteStats& f = entry(tree.functions()[owner.function], line.file, line.line);
+    f.cp_compute += on_path;
+    f.time_compute += all;
   }
-  std::vector<std::pair<std::string, SiteStats>> order(functions.begin(), functions.end());
-  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second.cp() > b.second.cp(); });
+  // MPI calls count for the function (and line) that makes them.
+  for (const auto& [site, s] : run.sites) {
+    const profile::Frame* frame = site != kNone ? tree.frames().Find(site) : nullptr;
+    SiteStats& f = frame != nullptr ? entry(frame->fn.empty() ? "?" : frame->fn, frame->file, frame->line)
+                                    : entry("?", "", 0);
+    f.cp_mpi += s.cp_mpi;
+    f.time_mpi += s.time_mpi;
+    f.calls += s.calls;
+  }
+  std::vector<Named> out;
+  for (const auto& [key, stats] : named) out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), stats});
+  SortRows(&out, [](const Named& n) { return std::tie(n.fn, n.file, n.line); });
+  return out;
+}
+
+// By function, by source line and, with samples, by calling context: the
+// computation lib/profile attributes, and the MPI calls where they are made.
+Status RecordWriter::WriteCodeProfile(const Scope& run, const CodeProfile& code) {
   const int64_t total = run.total_time();
-  for (const auto& [fn, s] : order) {
+  for (bool by_line : {false, true}) {
+    for (const Named& n : Functions(run, code, by_line)) {
+      trace::CpProfileRecord p;
+      p.set_scope(by_line ? "line" : "function");
+      p.set_fn(n.fn);
+      if (by_line && !n.file.empty()) p.set_file(n.file);
+      if (by_line && n.line > 0) p.set_line(n.line);
+      FillProfile(n.stats, run.length, total, &p);
+      RP_RETURN_IF_ERROR(out_.Write(p));
+    }
+  }
+  if (!code.sampled()) return OkStatus();
+  // A function in its calling context: the owner frame's caller's node and
+  // the function.
+  const profile::ContextTree& tree = code.tree();
+  struct Context {
+    int32_t caller, function;
+    SiteStats stats;
+  };
+  std::map<std::pair<int32_t, int32_t>, SiteStats> contexts;
+  const std::vector<int64_t>& cp = code.cp();
+  const std::vector<int64_t>& time = code.time();
+  for (size_t n = 0; n < std::max(cp.size(), time.size()); ++n) {
+    const int64_t on_path = n < cp.size() ? cp[n] : 0, all = n < time.size() ? time[n] : 0;
+    if (on_path == 0 && all == 0) continue;
+    const profile::ContextTree::Node& owner = tree.node(tree.node(static_cast<int32_t>(n)).owner);
+    SiteStats& c = contexts[{owner.parent, owner.function}];
+    c.cp_compute += on_path;
+    c.time_compute += all;
+  }
+  std::vector<Context> rows;
+  for (const auto& [key, stats] : contexts) rows.push_back({key.first, key.second, stats});
+  SortRows(&rows, [](const Context& c) { return std::make_pair(c.function, c.caller); });
+  for (const Context& c : rows) {
     trace::CpProfileRecord p;
-    p.set_scope("function");
-    p.set_fn(fn);
-    FillProfile(s, run.length, total, &p);
+    p.set_scope("context");
+    p.set_fn(tree.functions()[c.function]);
+    std::vector<int64_t>& context = p.mutable_context();
+    std::vector<std::string>& path = p.mutable_path();
+    for (int32_t at = c.caller; at > profile::ContextTree::kRoot; at = tree.node(at).parent) {
+      context.push_back(tree.node(at).site);
+      path.push_back(tree.functions()[tree.node(at).function]);
+    }
+    std::reverse(path.begin(), path.end());
+    path.push_back(p.fn);
+    FillProfile(c.stats, run.length, total, &p);
+    p.clear_calls();
+    p.clear_cp_mpi();
+    p.clear_time_mpi();
     RP_RETURN_IF_ERROR(out_.Write(p));
   }
   return OkStatus();
@@ -158,14 +256,26 @@ Status RecordWriter::WriteImbalance(const Scope& scope, int64_t phase, bool rank
   return out_.Write(r);
 }
 
-Status RecordWriter::WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results) {
+Status RecordWriter::WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results,
+                                   const CodeProfile& code) {
   std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
   for (const auto& z : results) {
     trace::CpZeroingRecord r;
-    r.set_site(z.what.site);
-    r.set_kind(z.what.compute ? "compute" : "mpi");
-    auto s = run.sites.find(z.what.site);
-    DescribeSite(z.what.site, s != run.sites.end() ? s->second.fn : -1, &r);
+    if (z.procedure >= 0) {
+      // Without samples a function's share is its call sites' computation,
+      // which the site what-ifs already show.
+      if (!code.sampled()) continue;
+      r.set_kind("function");
+      r.set_fn(code.tree().functions()[z.procedure]);
+      r.set_length(z.length);
+      r.set_reduction(run.length - z.length);
+      RP_RETURN_IF_ERROR(out_.Write(r));
+      continue;
+    }
+    r.set_site(z.site);
+    r.set_kind(z.compute ? "compute" : "mpi");
+    auto s = run.sites.find(z.site);
+    DescribeSite(z.site, s != run.sites.end() ? s->second.fn : -1, &r);
     r.set_length(z.length);
     r.set_reduction(run.length - z.length);
     RP_RETURN_IF_ERROR(out_.Write(r));
@@ -175,19 +285,33 @@ Status RecordWriter::WriteZeroings(const Scope& run, std::vector<graph::Zeroings
 
 // Offline every site's share is known exactly, so appendix B's bucket
 // search reduces to this selection (at most m sites pass).
-Status RecordWriter::WriteTop(const Scope& run, int m) {
+Status RecordWriter::WriteTop(const Scope& run, int m, const CodeProfile& code) {
   if (m <= 0 || run.length <= 0) return OkStatus();
+  auto passes = [&](const SiteStats& s) { return static_cast<double>(s.cp()) * m > static_cast<double>(run.length); };
   int64_t order = 0;
   for (int32_t site : run.ProfileOrder()) {
     const SiteStats& s = run.sites.at(site);
-    if (static_cast<double>(s.cp()) * m <= static_cast<double>(run.length)) continue;
+    if (!passes(s)) continue;
     trace::CpTopRecord r;
     r.set_m(m);
     r.set_order(++order);
+    r.set_scope("site");
     r.set_site(site);
     DescribeSite(site, s.fn, &r);
     r.set_cp(s.cp());
     r.set_share(Share(s.cp(), run.length));
+    RP_RETURN_IF_ERROR(out_.Write(r));
+  }
+  order = 0;
+  for (const Named& n : Functions(run, code, false)) {
+    if (!passes(n.stats)) continue;
+    trace::CpTopRecord r;
+    r.set_m(m);
+    r.set_order(++order);
+    r.set_scope("function");
+    r.set_fn(n.fn);
+    r.set_cp(n.stats.cp());
+    r.set_share(Share(n.stats.cp(), run.length));
     RP_RETURN_IF_ERROR(out_.Write(r));
   }
   return OkStatus();

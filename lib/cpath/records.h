@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lib/base/status.h"
+#include "lib/cpath/code.h"
 #include "lib/cpath/scope.h"
 #include "lib/graph/path.h"
 #include "lib/trace/writer.h"
@@ -22,25 +23,35 @@ class RecordWriter {
   RecordWriter(const window::Dictionary& dict, trace::Writer& out);
 
   // The run's (phase kNone) or a phase's cp_summary, cp_profile (by site,
-  // and for the run by function too) and cp_imbalance (by call site, by
-  // process when `ranks`, and for the program). `problems`: the run's.
+  // and for the run by function, line and calling context too, from
+  // `code`) and cp_imbalance (by call site, by process when `ranks`, and
+  // for the program). `problems`: the run's; `code` only for the run.
   struct Span {
     int64_t start, end;
   };
   Status WriteScope(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems,
-                    bool ranks);
-  // cp_zeroing, largest reduction first.
-  Status WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results);
-  // cp_top: the sites with more than 1/m of the path (appendix B).
-  Status WriteTop(const Scope& run, int m);
+                    bool ranks, const CodeProfile* code = nullptr);
+  // cp_zeroing, largest reduction first; procedures are `code`'s functions.
+  Status WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results, const CodeProfile& code);
+  // cp_top: the sites, then the functions, with more than 1/m of the path
+  // (appendix B).
+  Status WriteTop(const Scope& run, int m, const CodeProfile& code);
 
  private:
-  Status WriteSummary(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems);
+  Status WriteSummary(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems,
+                      const CodeProfile* code);
   Status WriteProfile(const Scope& scope, int64_t phase);
-  Status WriteFunctionProfile(const Scope& run);
+  Status WriteCodeProfile(const Scope& run, const CodeProfile& code);
   Status WriteImbalance(const Scope& scope, int64_t phase, bool ranks);
   // The function containing a site, "?" when its record does not say.
   std::string FunctionOf(int32_t site) const;
+  // Every function's (or line's) computation and MPI time, by name.
+  struct Named {
+    std::string fn, file;
+    int64_t line = 0;
+    SiteStats stats;
+  };
+  std::vector<Named> Functions(const Scope& run, const CodeProfile& code, bool by_line) const;
   template <typename R>
   void DescribeSite(int32_t site, int32_t fn, R* r) const;
 

@@ -39,7 +39,7 @@ std::unique_ptr<Analysed> Analyse(const std::string& text) {
 
 int64_t Zeroed(const Analysed& a, int32_t site, bool compute) {
   for (const auto& r : a.zeroings.Results()) {
-    if (r.what.site == site && r.what.compute == compute) return r.length;
+    if (r.site == site && r.compute == compute) return r.length;
   }
   ADD_FAILURE() << "no what-if for site " << site;
   return -1;

@@ -43,7 +43,7 @@ void LongestPath::Run(const Graph& g, const std::vector<RankEnd>& ends, int64_t 
     }
     const uint32_t e = EventOf(node);
     const window::Event& ev = w.events[e];
-    const bool zeroed = zero != nullptr && ev.site == zero->site;
+    const bool zeroed = zero != nullptr && zero->cut == nullptr && ev.site == zero->site;
     if (!IsExit(node)) {
       const uint32_t before = g.previous(node);
       int64_t from, weight;
@@ -55,7 +55,11 @@ void LongestPath::Run(const Graph& g, const std::vector<RankEnd>& ends, int64_t 
         from = end.started ? end.length : 0;
         weight = std::max<int64_t>(ev.t0 - EdgeStart(end, run_start), 0);
       }
-      if (zeroed && zero->compute) weight = 0;
+      if (zero != nullptr && zero->cut != nullptr) {
+        weight = std::max<int64_t>(weight - zero->cut[e], 0);
+      } else if (zeroed && zero->compute) {
+        weight = 0;
+      }
       length_[node] = from + weight;
       pred_[node] = before;
       continue;
@@ -256,16 +260,20 @@ void CriticalPath::Finish(std::vector<Segment>* rest) {
   if (end_rank_ >= 0) tree_.TakeTo(refs_[end_rank_], rest);
 }
 
-void Zeroings::Add(const Graph& g, const CriticalPath& cp) {
+void Zeroings::Add(const Graph& g, const CriticalPath& cp, const std::vector<ProcedureCuts>& procedures) {
   if (g.events() == 0) return;
   const int64_t run_start = cp.started() ? cp.run_start() : g.application_start();
-  // Sites first seen here start from the unchanged lengths.
+  // What-ifs first seen here start from the unchanged lengths.
   std::vector<Key> fresh;
   for (const window::Event& e : g.window().events) {
-    for (bool compute : {true, false}) {
-      const Key key{e.site, compute};
+    for (int32_t kind : {0, 1}) {
+      const Key key{kind, e.site};
       if (!std::binary_search(keys_.begin(), keys_.end(), key)) fresh.push_back(key);
     }
+  }
+  for (const ProcedureCuts& p : procedures) {
+    const Key key{2, p.procedure};
+    if (!std::binary_search(keys_.begin(), keys_.end(), key)) fresh.push_back(key);
   }
   std::sort(fresh.begin(), fresh.end());
   fresh.erase(std::unique(fresh.begin(), fresh.end()), fresh.end());
@@ -274,10 +282,24 @@ void Zeroings::Add(const Graph& g, const CriticalPath& cp) {
     keys_.insert(keys_.begin() + at, key);
     ends_.insert(ends_.begin() + at, cp.ends());
   }
+  cut_.assign(g.events(), 0);
   for (size_t i = 0; i < keys_.size(); ++i) {
-    const Zeroing zero{keys_[i].site, keys_[i].compute};
+    Zeroing zero{keys_[i].id, keys_[i].kind == 1, nullptr};
+    const std::vector<Cut>* cuts = nullptr;
+    if (keys_[i].kind == 2) {
+      auto it = std::lower_bound(procedures.begin(), procedures.end(), keys_[i].id,
+                                 [](const ProcedureCuts& p, int32_t id) { return p.procedure < id; });
+      if (it != procedures.end() && it->procedure == keys_[i].id) cuts = &it->cuts;
+      if (cuts != nullptr) {
+        for (const Cut& c : *cuts) cut_[c.event] += c.ns;
+      }
+      zero = Zeroing{window::kNone, true, cut_.data()};
+    }
     lp_.Run(g, ends_[i], run_start, &zero);
     lp_.Advance(g, &ends_[i]);
+    if (cuts != nullptr) {
+      for (const Cut& c : *cuts) cut_[c.event] = 0;
+    }
   }
 }
 
@@ -288,11 +310,21 @@ std::vector<Zeroings::Result> Zeroings::Results() const {
     for (const RankEnd& end : ends_[i]) {
       if (end.started) length = std::max(length, end.length);
     }
-    // compute (true) sorts after mpi (false) in Key; report compute first.
-    out.push_back(Result{Zeroing{keys_[i].site, keys_[i].compute}, length});
+    Result r;
+    r.length = length;
+    if (keys_[i].kind == 2) {
+      r.procedure = keys_[i].id;
+    } else {
+      r.site = keys_[i].id;
+      r.compute = keys_[i].kind == 1;
+    }
+    out.push_back(r);
   }
+  // Keys sort mpi (0) before compute (1); report compute first.
   std::stable_sort(out.begin(), out.end(), [](const Result& a, const Result& b) {
-    return a.what.site != b.what.site ? a.what.site < b.what.site : a.what.compute > b.what.compute;
+    if ((a.procedure >= 0) != (b.procedure >= 0)) return b.procedure >= 0;
+    if (a.procedure >= 0) return a.procedure < b.procedure;
+    return a.site != b.site ? a.site < b.site : a.compute > b.compute;
   });
   return out;
 }

@@ -48,10 +48,24 @@ struct RankEnd {
 
 // Edges a what-if weighs 0 (critical path zeroing, online CP paper §3):
 // the program edges leading to calls at `site` (compute) or the calls at
-// `site` themselves and the transfers they complete (mpi).
+// `site` themselves and the transfers they complete (mpi). With `cut`, the
+// program edges are instead shortened by cut[e] ns each (the edge into
+// event e): a procedure's share of each computation took no time.
 struct Zeroing {
   int32_t site = window::kNone;
   bool compute = true;
+  const int64_t* cut = nullptr;  // one per event of the window
+};
+
+// A procedure's share of the window's computations, for its what-if:
+// `ns` off the program edge into `event`.
+struct Cut {
+  uint32_t event;
+  int64_t ns;
+};
+struct ProcedureCuts {
+  int32_t procedure;  // the caller's id
+  std::vector<Cut> cuts;
 };
 
 class LongestPath {
@@ -150,31 +164,37 @@ class CriticalPath {
   PathTree tree_;
 };
 
-// Critical path zeroing (online CP paper §3) for every site: the length the
-// critical path would have if the computation leading to calls at a site,
-// or those calls, took no time — recomputed on the graph, so another path
-// may become critical. One longest-path pass per what-if and window.
+// Critical path zeroing (online CP paper §3) for every site, and for every
+// procedure whose cuts the caller gives: the length the critical path
+// would have if the computation leading to calls at a site, or those
+// calls, or a procedure's share of every computation, took no time —
+// recomputed on the graph, so another path may become critical. One
+// longest-path pass per what-if and window.
 class Zeroings {
  public:
   // Call before cp.Add(g): `cp` gives the run's start and base lengths for
-  // sites first seen in this window.
-  void Add(const Graph& g, const CriticalPath& cp);
+  // what-ifs first seen in this window. `procedures`: each procedure's cuts
+  // in this window (procedures seen before and absent now have none).
+  void Add(const Graph& g, const CriticalPath& cp, const std::vector<ProcedureCuts>& procedures = {});
   struct Result {
-    Zeroing what;
-    int64_t length;
+    int32_t site = window::kNone;  // kNone for a procedure
+    bool compute = true;
+    int32_t procedure = -1;        // ProcedureCuts::procedure
+    int64_t length = 0;
   };
-  // In site order, compute before mpi.
+  // Sites in site order, compute before mpi; then procedures by id.
   std::vector<Result> Results() const;
 
  private:
   struct Key {
-    int32_t site;
-    bool compute;
+    int32_t kind;  // 0 site mpi, 1 site compute, 2 procedure
+    int32_t id;
     auto operator<=>(const Key&) const = default;
   };
   std::vector<Key> keys_;  // sorted
   std::vector<std::vector<RankEnd>> ends_;
   LongestPath lp_;
+  std::vector<int64_t> cut_;
 };
 
 }  // namespace rp::graph

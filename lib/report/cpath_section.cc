@@ -10,6 +10,14 @@ namespace {
 
 double Share(int64_t part, int64_t whole) { return whole > 0 ? static_cast<double>(part) / whole : 0.0; }
 
+std::string Trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(' ');
+  return b == std::string::npos ? "" : s.substr(b);
+}
+
+// A table's duration; "-" for none, which reads faster than "0 ns".
+std::string Amount(int64_t ns) { return ns == 0 ? "-" : Duration(ns); }
+
 // At most this many rows of each table.
 constexpr size_t kProfileRows = 20, kZeroingRows = 10, kRankShares = 8, kWaitingRanks = 5;
 
@@ -33,10 +41,19 @@ struct CriticalPathSection::View {
     std::string call, where;
   };
   std::vector<ProfileRow> profile;
+  // Functions: computation by the samples (or the call ending it), MPI by
+  // the calls they make.
+  int64_t samples = 0;
+  double by_samples = 0, by_nearest = 0, by_site = 0;  // of the path's computation
+  struct FunctionRow {
+    double cp_share, time_share;
+    int64_t cp_compute, cp_mpi, time_compute, time_mpi;
+    std::string name;
+  };
+  std::vector<FunctionRow> functions;
   bool zeroing = false;
   struct ZeroingRow {
-    bool compute;
-    std::string call, where;
+    std::string what;
     int64_t length, reduction;
     double share;
   };
@@ -61,7 +78,9 @@ void CriticalPathSection::Add(const trace::Record& record) {
       break;
     case trace::RecordType::kCpProfile: {
       const trace::CpProfileRecord& p = record.cp_profile;
-      if (p.has_phase() || p.scope != "site") break;
+      if (p.has_phase()) break;
+      if (p.scope == "function") functions_.push_back(p);
+      if (p.scope != "site") break;
       if (p.has_site()) site_index_[p.site] = sites_.size();
       sites_.push_back(p);
       break;
@@ -118,6 +137,16 @@ CriticalPathSection::View CriticalPathSection::Prepare() const {
   for (size_t i = 0; i < ranks.size() && i < kRankShares && s.rank_share[ranks[i]] > 0; ++i) {
     v.carriers.emplace_back(ranks[i], s.rank_share[ranks[i]]);
   }
+  v.samples = s.has_samples() ? s.samples : 0;
+  const int64_t attributed = s.compute_sampled + s.compute_nearest + s.compute_by_site;
+  v.by_samples = Share(s.compute_sampled, attributed);
+  v.by_nearest = Share(s.compute_nearest, attributed);
+  v.by_site = Share(s.compute_by_site, attributed);
+  for (size_t i = 0; i < functions_.size() && i < kProfileRows; ++i) {
+    const trace::CpProfileRecord& p = functions_[i];
+    v.functions.push_back({p.cp_share, p.time_share, p.cp_compute, p.cp_mpi, p.time_compute, p.time_mpi,
+                           ShortFunction(p.has_fn() ? p.fn : "?")});
+  }
   for (size_t i = 0; i < sites_.size() && i < kProfileRows; ++i) {
     const trace::CpProfileRecord& p = sites_[i];
     v.profile.push_back({p.cp_share, p.time_share, p.cp, p.time, p.calls, p.has_call() ? p.call : "?",
@@ -127,8 +156,14 @@ CriticalPathSection::View CriticalPathSection::Prepare() const {
   for (size_t i = 0; i < zeroings_.size() && i < kZeroingRows; ++i) {
     const trace::CpZeroingRecord& z = zeroings_[i];
     if (z.reduction <= 0) break;
-    v.zeroings.push_back({z.kind == "compute", z.has_call() ? z.call : "?", Where(z.site), z.length, z.reduction,
-                          Share(z.reduction, s.length)});
+    std::string what;
+    if (z.kind == "function") {
+      what = "function " + ShortFunction(z.has_fn() ? z.fn : "?");
+    } else {
+      what = std::string(z.kind == "compute" ? "computation before " : "") + (z.has_call() ? z.call : "?") + " at " +
+             (z.has_site() ? Where(z.site) : "(no site)");
+    }
+    v.zeroings.push_back({what, z.length, z.reduction, Share(z.reduction, s.length)});
   }
   if (program_) {
     v.program_imbalance = Share(program_->wait_before + program_->wait_after, program_->execution + program_->compute);
@@ -142,6 +177,18 @@ CriticalPathSection::View CriticalPathSection::Prepare() const {
     v.waiting.push_back({p.rank, waits(&p), Share(waits(&p), p.execution + p.compute)});
   }
   return v;
+}
+
+std::string CriticalPathSection::FunctionsTitle(const View& v) {
+  if (v.samples == 0) {
+    return "functions on the critical path (the trace has no samples: each computation counts for the "
+           "function calling the MPI call that ends it; record with rp-record --sample-hz 200 to name the "
+           "functions that compute)";
+  }
+  return "functions on the critical path (computation named by " + std::to_string(v.samples) +
+         " samples: " + Trim(Percent(v.by_samples)) + " of the path's computation by the samples inside it, " +
+         Trim(Percent(v.by_nearest)) + " by the rank's nearest sample, " + Trim(Percent(v.by_site)) +
+         " by the call ending it)";
 }
 
 void CriticalPathSection::Text(std::string* out) const {
@@ -163,6 +210,17 @@ void CriticalPathSection::Text(std::string* out) const {
   for (const auto& [rank, share] : v.carriers) carriers += " " + std::to_string(rank) + " " + Percent(share);
   line(carriers);
   line("");
+  line(FunctionsTitle(v) + ":");
+  line("   CP%    computation            MPI  time%    computation            MPI  function");
+  for (const View::FunctionRow& r : v.functions) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s %14s %14s %s %14s %14s  %s", Percent(r.cp_share).c_str(),
+                  Amount(r.cp_compute).c_str(), Amount(r.cp_mpi).c_str(), Percent(r.time_share).c_str(),
+                  Amount(r.time_compute).c_str(), Amount(r.time_mpi).c_str(), r.name.c_str());
+    line(buf);
+  }
+  line("");
+  line("MPI call sites (the computation leading to each call counts for it):");
   line("   CP%  time%   on path        all ranks      calls  call at site");
   for (const View::ProfileRow& r : v.profile) {
     char buf[512];
@@ -175,8 +233,7 @@ void CriticalPathSection::Text(std::string* out) const {
     line("");
     line("what if it took no time (critical path zeroing):");
     for (const View::ZeroingRow& z : v.zeroings) {
-      line(std::string("  ") + (z.compute ? "computation before " : "") + z.call + " at " + z.where + ": " +
-           Duration(z.length) + " (-" + Duration(z.reduction) + ", " + Percent(z.share) + ")");
+      line("  " + z.what + ": " + Duration(z.length) + " (-" + Duration(z.reduction) + ", " + Percent(z.share) + ")");
     }
   }
   line("");
@@ -196,11 +253,6 @@ std::string Cell(const std::string& text) {
     out += c;
   }
   return out;
-}
-
-std::string Trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(' ');
-  return b == std::string::npos ? "" : s.substr(b);
 }
 
 }  // namespace
@@ -236,7 +288,21 @@ void CriticalPathSection::Markdown(std::string* out) const {
   }
   line("Ranks carrying it: " + (carriers.empty() ? std::string("none") : carriers) + ".");
   line("");
+  line("### Functions on the critical path");
+  line("");
+  line(FunctionsTitle(v) + ".");
+  line("");
+  line("| CP% | computation | MPI | time% | computation | MPI | function |");
+  line("|---:|---:|---:|---:|---:|---:|---|");
+  for (const View::FunctionRow& r : v.functions) {
+    line("| " + Trim(Percent(r.cp_share)) + " | " + Amount(r.cp_compute) + " | " + Amount(r.cp_mpi) + " | " +
+         Trim(Percent(r.time_share)) + " | " + Amount(r.time_compute) + " | " + Amount(r.time_mpi) + " | " +
+         Cell(r.name) + " |");
+  }
+  line("");
   line("### Call sites on the critical path");
+  line("");
+  line("The computation leading to each call counts for it.");
   line("");
   line("| CP% | time% | on path | all ranks | calls | call | site |");
   line("|---:|---:|---:|---:|---:|---|---|");
@@ -251,7 +317,7 @@ void CriticalPathSection::Markdown(std::string* out) const {
     line("| what | critical path | shorter by | share |");
     line("|---|---:|---:|---:|");
     for (const View::ZeroingRow& z : v.zeroings) {
-      line("| " + Cell(std::string(z.compute ? "computation before " : "") + z.call + " at " + z.where) + " | " +
+      line("| " + Cell(z.what) + " | " +
            Duration(z.length) + " | " + Duration(z.reduction) + " | " + Trim(Percent(z.share)) + " |");
     }
   }

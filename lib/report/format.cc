@@ -25,4 +25,61 @@ std::string_view BaseName(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+namespace {
+
+// `name` without its bracketed parts (template arguments, parameter lists);
+// "operator<", "operator()" and the like keep their own brackets.
+std::string WithoutBrackets(std::string_view name) {
+  std::string out;
+  int depth = 0;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (depth == 0 && out.size() >= 8 && out.compare(out.size() - 8, 8, "operator") == 0) {
+      // The operator's symbol ("<<", "[]", "()", " new"), up to its parameters.
+      size_t end = name.substr(i, 2) == "()" ? i + 2 : i;
+      while (end < name.size() && name[end] != '(') ++end;
+      out.append(name.substr(i, end - i));
+      i = end - 1;
+      continue;
+    }
+    if (c == '<' || c == '(') {
+      // "(anonymous namespace)" is a name, not a parameter list.
+      if (c == '(' && depth == 0 && name.substr(i, 21) == "(anonymous namespace)") {
+        out += "(anonymous namespace)";
+        i += 20;
+        continue;
+      }
+      ++depth;
+    } else if ((c == '>' || c == ')') && depth > 0) {
+      --depth;
+    } else if (depth == 0) {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ShortFunction(std::string_view name) {
+  std::string plain = WithoutBrackets(name);
+  // "... const", "... volatile" after the parameters.
+  for (std::string_view suffix : {" const", " volatile", " &", " &&"}) {
+    if (plain.size() > suffix.size() && plain.compare(plain.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      plain.resize(plain.size() - suffix.size());
+    }
+  }
+  // A return type before the name ("int foo<int>(int)" gives "int foo").
+  const size_t space = plain.rfind(' ', plain.find("::") == std::string::npos ? std::string::npos : plain.find("::"));
+  if (space != std::string::npos && plain.find("(anonymous namespace)") == std::string::npos &&
+      plain.find("operator") == std::string::npos) {
+    plain = plain.substr(space + 1);
+  }
+  // The last two components: Class::method.
+  const size_t last = plain.rfind("::");
+  if (last == std::string::npos || last == 0) return plain.empty() ? std::string(name) : plain;
+  const size_t before = plain.rfind("::", last - 1);
+  return before == std::string::npos ? plain : plain.substr(before + 2);
+}
+
 }  // namespace rp::report

@@ -15,6 +15,10 @@ std::string Duration(int64_t ns);
 std::string Percent(double share);
 // The file name without its directories.
 std::string_view BaseName(std::string_view path);
+// A C++ function name as people say it: without namespaces but its class,
+// template arguments and parameters ("LAMMPS_NS::PairLJCut::compute(int,
+// int)" -> "PairLJCut::compute"). C and Fortran names stay as they are.
+std::string ShortFunction(std::string_view name);
 
 }  // namespace rp::report
 

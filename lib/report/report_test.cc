@@ -1,3 +1,4 @@
+#include "lib/report/format.h"
 #include "lib/report/report.h"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,18 @@ TEST(Report, AStageFailureRendersNothing) {
   const Status s = RunAndRender(Format::kText, *writer, [](trace::Writer&) { return InputError("broken"); });
   EXPECT_EQ(s.message(), "broken");
   EXPECT_EQ(out, "");
+}
+
+TEST(Format, ShortFunctionKeepsClassAndMethod) {
+  EXPECT_EQ(ShortFunction("LAMMPS_NS::PairLJCut::compute(int, int)"), "PairLJCut::compute");
+  EXPECT_EQ(ShortFunction("heavy_kernel"), "heavy_kernel");
+  EXPECT_EQ(ShortFunction("std::vector<double, std::allocator<double> >::operator[](unsigned long)"),
+            "vector::operator[]");
+  EXPECT_EQ(ShortFunction("Foo::operator()(int) const"), "Foo::operator()");
+  EXPECT_EQ(ShortFunction("ns::Stream::operator<<(int)"), "Stream::operator<<");
+  EXPECT_EQ(ShortFunction("(anonymous namespace)::Solve(double*)"), "(anonymous namespace)::Solve");
+  EXPECT_EQ(ShortFunction("void ns::Kernel<3>(double*)"), "ns::Kernel");
+  EXPECT_EQ(ShortFunction("?"), "?");
 }
 
 }  // namespace

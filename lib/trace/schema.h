@@ -212,6 +212,24 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
     "run: the collector's set-up and tear-down in MPI_Init and MPI_Finalize, " \
     "the longest rank's, ns")                                                  \
   X(Int, segments, Opt, "cp_segment records of the path")                      \
+  X(Int, samples, Opt, "run: sample records read")                             \
+  X(Int, samples_outside, Opt,                                                 \
+    "run: samples in no computation of their rank (inside calls, before "      \
+    "MPI_Init returned, after MPI_Finalize was called)")                       \
+  X(Int, samples_unweighted, Opt,                                              \
+    "run: samples without a positive weight, counted with their rank's last "  \
+    "weight")                                                                  \
+  X(Int, undefined_frames, Opt,                                                \
+    "run: sample frames naming a site no site record defines, left out")      \
+  X(Int, unsampled_ranks, Opt, "run: ranks with calls but no samples")         \
+  X(Int, compute_sampled, Opt,                                                 \
+    "run: ns of the path's computation split by the samples inside it")        \
+  X(Int, compute_nearest, Opt,                                                 \
+    "run: ns of it without a sample inside, charged to the rank's nearest "    \
+    "sample")                                                                  \
+  X(Int, compute_by_site, Opt,                                                 \
+    "run: ns of it on ranks without samples, charged to the call that ends "   \
+    "it")                                                                      \
   X(Reals, rank_share, Opt, "share of the path's length on each rank, by rank") \
   X(Bool, partial, Opt,                                                        \
     "true when the counts below say the graph misses dependencies")            \
@@ -229,14 +247,23 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 // ------------------------------------------------------------ cp_profile ---
 #define RP_FIELDS_cp_profile(X)                                                \
   X(Int, phase, Opt, "phase id; absent for the whole run")                     \
-  X(Str, scope, Req, "\"site\" (one call site) or \"function\" (its sites)")  \
+  X(Str, scope, Req,                                                           \
+    "\"site\" (one call site: the computation leading to its calls and the "  \
+    "calls), \"function\" (a function: the computation samples charge to it "  \
+    "and its MPI calls), \"line\" (the same for one source line) or "          \
+    "\"context\" (a function in one calling context: its computation)")        \
   X(Int, site, Opt, "call site (scope site)")                                  \
-  X(Str, fn, Opt, "function containing the site(s)")                           \
+  X(Str, fn, Opt, "function: containing the site, or named by the samples")    \
   X(Str, call, Opt, "MPI function called at the site")                         \
-  X(Str, file, Opt, "source file of the site")                                 \
-  X(Int, line, Opt, "source line of the site")                                 \
-  X(Int, cp, Req, "ns on the critical path: computation leading to the "      \
-    "call(s) and the call(s) themselves")                                      \
+  X(Str, file, Opt, "source file (scopes site and line)")                      \
+  X(Int, line, Opt, "source line (scopes site and line)")                      \
+  X(Ints, context, Opt,                                                        \
+    "scope context: the call sites of the path to the function, innermost "    \
+    "first (site ids)")                                                        \
+  X(Strs, path, Opt,                                                           \
+    "scope context: the functions of that path, outermost first, ending "     \
+    "with fn")                                                                 \
+  X(Int, cp, Req, "ns on the critical path: computation and MPI calls")        \
   X(Int, cp_compute, Opt, "of which computation")                              \
   X(Int, cp_mpi, Opt, "of which MPI calls and transfers")                      \
   X(Real, cp_share, Req, "cp / critical path length (CP%)")                    \
@@ -248,11 +275,13 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 
 // ------------------------------------------------------------ cp_zeroing ---
 #define RP_FIELDS_cp_zeroing(X)                                                \
-  X(Int, site, Req, "call site")                                               \
+  X(Int, site, Opt, "call site (kinds compute and mpi)")                       \
   X(Str, kind, Req,                                                            \
     "\"compute\": the computation leading to calls at the site took no time; " \
-    "\"mpi\": the calls (and transfers they complete) took no time")          \
-  X(Str, fn, Opt, "function containing the site")                              \
+    "\"mpi\": the calls (and transfers they complete) took no time; "          \
+    "\"function\": the function's share of every computation (by the "        \
+    "samples) took no time")                                                   \
+  X(Str, fn, Opt, "function containing the site, or the function (kind function)") \
   X(Str, call, Opt, "MPI function called at the site")                        \
   X(Int, length, Req, "critical path length in that case, ns")                 \
   X(Int, reduction, Req, "how much shorter than the critical path, ns")
@@ -260,9 +289,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 // ---------------------------------------------------------------- cp_top ---
 #define RP_FIELDS_cp_top(X)                                                    \
   X(Int, m, Req, "the m of --top: items with more than 1/m of the path")       \
-  X(Int, order, Req, "1 for the largest share")                                \
-  X(Int, site, Req, "call site")                                               \
-  X(Str, fn, Opt, "function containing the site")                              \
+  X(Int, order, Req, "1 for the largest share, within its scope")             \
+  X(Str, scope, Opt, "\"site\" (a call site) or \"function\"")                 \
+  X(Int, site, Opt, "call site (scope site)")                                  \
+  X(Str, fn, Opt, "function containing the site, or the function")            \
   X(Str, call, Opt, "MPI function called at the site")                         \
   X(Int, cp, Req, "ns on the critical path")                                   \
   X(Real, share, Req, "cp / critical path length")
@@ -295,9 +325,9 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(Phase, phase, "one phase of the run between global synchronisations")     \
   R(CpSegment, cp_segment, "one step of the critical path (rp-cpath)")        \
   R(CpSummary, cp_summary, "critical path of the run or a phase (rp-cpath)")  \
-  R(CpProfile, cp_profile, "a site's share of the critical path and of all time") \
-  R(CpZeroing, cp_zeroing, "critical path length if a site took no time")     \
-  R(CpTop, cp_top, "sites with more than 1/m of the critical path")           \
+  R(CpProfile, cp_profile, "a site's or function's share of the critical path and of all time") \
+  R(CpZeroing, cp_zeroing, "critical path length if a site or function took no time") \
+  R(CpTop, cp_top, "sites and functions with more than 1/m of the critical path") \
   R(CpImbalance, cp_imbalance, "wait and execution split of calls, ranks, run")
 
 // ------------------------------------------------------------- machinery ---

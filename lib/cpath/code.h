@@ -1,0 +1,63 @@
+// The critical path's computation named by code: each computation on the
+// path, and every computation of every rank, split over calling contexts
+// by lib/profile, added up by context-tree node; and each sampled
+// function's share of the window's computations, for its what-if
+// (critical path zeroing per procedure, online CP paper §3).
+#ifndef RP_LIB_CPATH_CODE_H_
+#define RP_LIB_CPATH_CODE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/graph/path.h"
+#include "lib/profile/attribution.h"
+#include "lib/window/window.h"
+
+namespace rp::cpath {
+
+class CodeProfile {
+ public:
+  explicit CodeProfile(const window::Dictionary& dict);
+
+  // Splits the window's computations and adds them to the all-ranks
+  // column; with `zeroing`, cuts() are then this window's, by function
+  // (once the trace has samples, or its rank records say it will).
+  Status AddWindow(const window::Window& w, int64_t run_start, bool zeroing);
+  const std::vector<graph::ProcedureCuts>& cuts() const { return cuts_; }
+  // A segment of the critical path (computation ones count).
+  void AddSegment(const graph::Segment& s);
+  // The path is decided up to t: computations ending before it are done.
+  void DecidedUntil(int64_t t) { attribution_.ForgetBefore(t); }
+  void Finish() { attribution_.Finish(); }
+  // What the samples could not tell, for stderr; none when all was well.
+  std::vector<std::string> Warnings() const;
+
+  const profile::ContextTree& tree() const { return attribution_.tree(); }
+  profile::ContextTree& tree() { return attribution_.tree(); }
+  const profile::Counts& counts() const { return attribution_.counts(); }
+  bool sampled() const { return attribution_.any_samples(); }
+  // By context-tree node: ns of computation on the path, and of all ranks.
+  const std::vector<int64_t>& cp() const { return cp_; }
+  const std::vector<int64_t>& time() const { return time_; }
+  // The path's computation by profile::Method.
+  const int64_t* cp_by_method() const { return cp_by_method_; }
+
+ private:
+  static void Add(std::vector<int64_t>& v, int32_t node, int64_t ns) {
+    if (static_cast<size_t>(node) >= v.size()) v.resize(node + 1);
+    v[node] += ns;
+  }
+
+  profile::Attribution attribution_;
+  bool samples_expected_ = false;
+  std::vector<int64_t> cp_, time_;
+  int64_t cp_by_method_[profile::kMethods] = {};
+  std::vector<graph::ProcedureCuts> cuts_;
+  std::vector<int32_t> cut_of_function_;  // index in cuts_, -1
+};
+
+}  // namespace rp::cpath
+
+#endif  // RP_LIB_CPATH_CODE_H_

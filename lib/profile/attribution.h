@@ -1,0 +1,169 @@
+// How a rank's time between two of its MPI calls (a computation) splits
+// over calling contexts: the events give the computation's exact length,
+// the samples inside it the split (online critical path paper §2–3 per
+// procedure; representative paths paper §6).
+//
+// A sample at time t stands for the time just before it, so a computation
+// (a, b] — from the previous call's exit to the next call's entry — holds
+// the samples with a < t <= b; its length is split in proportion to their
+// weights (the wall time each stands for). A computation without a sample
+// is charged whole to the context of the rank's nearest sample (in time,
+// the earlier on a tie: the samples of its window and the rank's last one
+// before it), or, on a rank without samples, to the MPI call site that
+// ends it; Method says which. Samples inside calls, before MPI_Init
+// returned or after MPI_Finalize was called explain no computation and
+// are counted as outside.
+//
+// Streaming: samples are held for one window (and a rank's last one), and
+// each computation's split until the caller forgets it (ForgetBefore), so
+// memory follows the window, not the run.
+//
+//   Attribution attribution(dict);
+//   for (each window w) {
+//     RP_RETURN_IF_ERROR(attribution.AddWindow(w, run_start));
+//     for (e : w.events) attribution.Before(e) ...   // every computation
+//     attribution.Split(rank, t0, t1, site, fn)     // a critical-path segment
+//     attribution.ForgetBefore(decided_until);
+//   }
+//   attribution.Finish();
+#ifndef RP_LIB_PROFILE_ATTRIBUTION_H_
+#define RP_LIB_PROFILE_ATTRIBUTION_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/profile/context_tree.h"
+#include "lib/trace/codec.h"
+#include "lib/window/window.h"
+
+namespace rp::profile {
+
+enum class Method : uint8_t {
+  kSampled,   // by the samples inside it
+  kNearest,   // no sample inside: the rank's nearest sample
+  kCallSite,  // no sample on the rank: the call that ends it
+};
+inline constexpr int kMethods = 3;
+
+struct Share {
+  int32_t node;  // ContextTree node (a sample's leaf)
+  int64_t ns;
+};
+
+struct Counts {
+  int64_t samples = 0;           // sample records read
+  int64_t outside = 0;           // in no computation of their rank
+  int64_t unweighted = 0;        // weight missing or 0: counted with the rank's last weight
+  int64_t unknown_rank = 0;      // rank beyond the header's count: ignored
+  int64_t ns[kMethods] = {};     // computation of all ranks, by Method
+  int64_t ranks_with_events = 0, ranks_with_samples = 0;
+  int64_t first_rank_without = -1;  // the lowest rank with events and no samples
+};
+
+class Attribution {
+ public:
+  explicit Attribution(const window::Dictionary& dict);
+
+  // Splits every computation of the window: on each rank, from its previous
+  // call's exit (the run's start before its first) to each call's entry.
+  Status AddWindow(const window::Window& w, int64_t run_start);
+
+  // The computation before event `e` of the window last added.
+  struct Computation {
+    int64_t t0 = 0, t1 = 0;
+    Method method = Method::kCallSite;
+    const Share* begin = nullptr;  // by node
+    const Share* end = nullptr;
+  };
+  Computation Before(uint32_t e) const;
+
+  // The part [t0, t1] of a computation of `rank` ending at t1, from any
+  // window not forgotten: fn(node, ns) for its shares scaled to the part;
+  // returns its Method. A part no computation holds is charged to `site`.
+  template <typename F>
+  Method Split(int32_t rank, int64_t t0, int64_t t1, int64_t site, F&& fn);
+
+  // Forgets computations that end before t (the critical path has passed).
+  void ForgetBefore(int64_t t);
+  // Counts the samples no later window can explain.
+  void Finish();
+
+  const ContextTree& tree() const { return tree_; }
+  ContextTree& tree() { return tree_; }
+  const Counts& counts() const { return counts_; }
+  bool any_samples() const { return counts_.samples > 0; }
+
+ private:
+  struct Sample {
+    int64_t t;
+    int64_t weight;
+    int32_t node;
+  };
+  struct Interval {
+    int64_t t0, t1;
+    int64_t first;  // of its shares, absolute index in its rank's shares
+    int32_t count;
+    Method method;
+  };
+  struct Rank {
+    std::vector<Sample> pending;  // this window's samples and later ones carried over
+    Sample last{0, 0, -1};        // the last sample before them (node -1: none)
+    int64_t weight = 0;           // the last positive weight seen
+    int64_t exit = INT64_MIN;     // the last call's exit
+    bool sampled = false, called = false;
+    // Splits not forgotten: intervals[i - interval_base], shares[j - share_base].
+    std::vector<Interval> intervals;
+    std::vector<Share> shares;
+    int64_t interval_base = 0, share_base = 0;
+  };
+  Rank& RankOf(int32_t rank);
+  void SplitRank(Rank& r, const window::Window& w, const std::vector<uint32_t>& events, int64_t run_start);
+  void AddInterval(Rank& r, int64_t t0, int64_t t1, Method method, std::vector<Share>* shares);
+
+  Frames frames_;
+  ContextTree tree_;
+  int64_t ranks_limit_;
+  std::vector<Rank> ranks_;
+  std::vector<int32_t> event_rank_;
+  std::vector<int64_t> event_interval_;  // absolute, -1: no computation before it
+  std::vector<Share> scratch_;
+  Counts counts_;
+  trace::LineDecoder decoder_;
+  trace::Record record_;
+};
+
+template <typename F>
+Method Attribution::Split(int32_t rank, int64_t t0, int64_t t1, int64_t site, F&& fn) {
+  if (rank >= 0 && static_cast<size_t>(rank) < ranks_.size()) {
+    const Rank& r = ranks_[rank];
+    // The latest interval ending at t1 that covers [t0, t1] (a rank's
+    // intervals are in time order).
+    auto at = std::upper_bound(r.intervals.begin(), r.intervals.end(), t1,
+                               [](int64_t t, const Interval& iv) { return t < iv.t1; });
+    while (at != r.intervals.begin()) {
+      const Interval& iv = *--at;
+      if (iv.t1 != t1) break;
+      if (iv.t0 > t0) continue;
+      const int64_t whole = iv.t1 - iv.t0, part = t1 - t0;
+      const Share* s = &r.shares[iv.first - r.share_base];
+      // Rounding the running sum keeps the parts' sum exact.
+      __int128 before = 0;
+      int64_t given = 0;
+      for (int32_t k = 0; k < iv.count; ++k) {
+        before += s[k].ns;
+        const int64_t upto = whole > 0 ? static_cast<int64_t>(before * part / whole) : 0;
+        if (upto > given) fn(s[k].node, upto - given);
+        given = upto;
+      }
+      return iv.method;
+    }
+  }
+  fn(tree_.InternSite(site), t1 - t0);
+  return Method::kCallSite;
+}
+
+}  // namespace rp::profile
+
+#endif  // RP_LIB_PROFILE_ATTRIBUTION_H_
