@@ -210,17 +210,20 @@ void CriticalPathSection::Text(std::string* out) const {
   for (const auto& [rank, share] : v.carriers) carriers += " " + std::to_string(rank) + " " + Percent(share);
   line(carriers);
   line("");
-  line(FunctionsTitle(v) + ":");
-  line("   CP%    computation            MPI  time%    computation            MPI  function");
-  for (const View::FunctionRow& r : v.functions) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "%s %14s %14s %s %14s %14s  %s", Percent(r.cp_share).c_str(),
-                  Amount(r.cp_compute).c_str(), Amount(r.cp_mpi).c_str(), Percent(r.time_share).c_str(),
-                  Amount(r.time_compute).c_str(), Amount(r.time_mpi).c_str(), r.name.c_str());
-    line(buf);
+  // Streams written before rp-cpath named functions have no function rows.
+  if (!v.functions.empty()) {
+    line(FunctionsTitle(v) + ":");
+    line("   CP%    computation            MPI  time%    computation            MPI  function");
+    for (const View::FunctionRow& r : v.functions) {
+      char buf[512];
+      std::snprintf(buf, sizeof buf, "%s %14s %14s %s %14s %14s  %s", Percent(r.cp_share).c_str(),
+                    Amount(r.cp_compute).c_str(), Amount(r.cp_mpi).c_str(), Percent(r.time_share).c_str(),
+                    Amount(r.time_compute).c_str(), Amount(r.time_mpi).c_str(), r.name.c_str());
+      line(buf);
+    }
+    line("");
+    line("MPI call sites (the computation leading to each call counts for it):");
   }
-  line("");
-  line("MPI call sites (the computation leading to each call counts for it):");
   line("   CP%  time%   on path        all ranks      calls  call at site");
   for (const View::ProfileRow& r : v.profile) {
     char buf[512];
@@ -288,18 +291,20 @@ void CriticalPathSection::Markdown(std::string* out) const {
   }
   line("Ranks carrying it: " + (carriers.empty() ? std::string("none") : carriers) + ".");
   line("");
-  line("### Functions on the critical path");
-  line("");
-  line(FunctionsTitle(v) + ".");
-  line("");
-  line("| CP% | computation | MPI | time% | computation | MPI | function |");
-  line("|---:|---:|---:|---:|---:|---:|---|");
-  for (const View::FunctionRow& r : v.functions) {
-    line("| " + Trim(Percent(r.cp_share)) + " | " + Amount(r.cp_compute) + " | " + Amount(r.cp_mpi) + " | " +
-         Trim(Percent(r.time_share)) + " | " + Amount(r.time_compute) + " | " + Amount(r.time_mpi) + " | " +
-         Cell(r.name) + " |");
+  if (!v.functions.empty()) {
+    line("### Functions on the critical path");
+    line("");
+    line(FunctionsTitle(v) + ".");
+    line("");
+    line("| CP% | computation | MPI | time% | computation | MPI | function |");
+    line("|---:|---:|---:|---:|---:|---:|---|");
+    for (const View::FunctionRow& r : v.functions) {
+      line("| " + Trim(Percent(r.cp_share)) + " | " + Amount(r.cp_compute) + " | " + Amount(r.cp_mpi) + " | " +
+           Trim(Percent(r.time_share)) + " | " + Amount(r.time_compute) + " | " + Amount(r.time_mpi) + " | " +
+           Cell(r.name) + " |");
+    }
+    line("");
   }
-  line("");
   line("### Call sites on the critical path");
   line("");
   line("The computation leading to each call counts for it.");
