@@ -7,7 +7,8 @@ int main(int argc, char** argv) {
   using rp::cpath::Algo;
   enum class Format { kNdjson, kText, kMarkdown };
   rp::cli::Tool tool("rp-cpath",
-                     "Find the critical path of a run: which ranks and call sites made it as long as it was.");
+                     "Find the critical path of a run: which ranks, functions, lines and call sites made it as long "
+                     "as it was.");
   rp::cli::IoOptions io;
   rp::cpath::Config config;
   tool.AddInputs(&io);
@@ -29,8 +30,8 @@ int main(int argc, char** argv) {
                          {{"ndjson", Format::kNdjson}, {"text", Format::kText}, {"markdown", Format::kMarkdown}},
                          "ndjson: records; text or markdown: a report for people (what rp-report shows of the "
                          "records)");
-  app.add_flag("--no-zeroing", no_zeroing, "skip the what-if zeroing (one longest-path pass per site)");
-  app.add_option("--top", config.top, "cp_top: the sites with more than 1/M of the critical path")
+  app.add_flag("--no-zeroing", no_zeroing, "skip the what-if zeroing (one longest-path pass per site and per sampled function)");
+  app.add_option("--top", config.top, "cp_top: the sites and functions with more than 1/M of the critical path")
       ->type_name("M")
       ->check(rp::cli::Between(1, 1000));
   app.add_flag("--no-phases", no_phases, "only whole-run summaries, even when rp-phases tagged the records");
@@ -39,13 +40,18 @@ int main(int argc, char** argv) {
       "Reads: rp-trace/1, best after rp-clocksync (and rp-phases for per-phase results).\n"
       "Writes: the input records, then after each window the cp_segment records of the\n"
       "critical path decided so far; at the end per phase and for the run: cp_summary,\n"
-      "cp_profile (CP% next to time% per site and function), cp_zeroing, cp_top and\n"
-      "cp_imbalance (per call, process and program).\n"
+      "cp_profile (CP% next to time% per call site, function, source line and calling\n"
+      "context), cp_zeroing (per site and function), cp_top and cp_imbalance (per call,\n"
+      "process and program).\n"
+      "Functions are named by the trace's samples (rp-record --sample-hz, 200 by default):\n"
+      "each computation between two calls is split over the samples inside it; one\n"
+      "without samples goes to its rank's nearest sample, and without any samples to the\n"
+      "function calling the MPI call that ends it.\n"
       "\n"
       "Examples:\n"
       "  rp-clocksync run.ndjson.zst | rp-phases | rp-cpath -o cpath.ndjson.zst\n"
       "  rp-cpath --format text run.ndjson.zst\n"
-      "  rp-cpath --no-passthrough run.ndjson.zst | rp-cat -t cp_profile | head\n"
+      "  rp-cpath --no-passthrough run.ndjson.zst | rp-cat -t cp_profile | jq -c 'select(.scope == \"function\")'\n"
       "  rp-cpath -j 2 --algo heuristic run.ndjson.zst | rp-cat -t cp_summary");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     config.passthrough = !no_passthrough;

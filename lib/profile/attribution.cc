@@ -8,6 +8,14 @@ Attribution::Attribution(const window::Dictionary& dict)
     : frames_(dict.sites), tree_(frames_),
       ranks_limit_(dict.ranks > 0 ? dict.ranks : window::kRanksWithoutHeader) {}
 
+int32_t Attribution::SiteNode(int32_t site) {
+  if (site < 0 || site >= (1 << 20)) return tree_.InternSite(site);
+  if (static_cast<size_t>(site) >= site_nodes_.size()) site_nodes_.resize(site + 1, -1);
+  int32_t& node = site_nodes_[site];
+  if (node < 0) node = tree_.InternSite(site);
+  return node;
+}
+
 Attribution::Rank& Attribution::RankOf(int32_t rank) {
   if (static_cast<size_t>(rank) >= ranks_.size()) ranks_.resize(rank + 1);
   return ranks_[rank];
@@ -35,7 +43,8 @@ Status Attribution::AddWindow(const window::Window& w, int64_t run_start) {
     r.pending.push_back(Sample{s.t, weight, tree_.Intern(s.stack)});
   }
   event_rank_.assign(w.events.size(), -1);
-  event_interval_.assign(w.events.size(), -1);
+  event_interval_.assign(w.events.size(), kNoComputation);
+  event_site_charge_.resize(w.events.size());
   if (ranks_.size() < w.by_rank.size()) ranks_.resize(w.by_rank.size());
   for (size_t rank = 0; rank < ranks_.size(); ++rank) {
     static const std::vector<uint32_t> kNoEvents;
@@ -83,13 +92,15 @@ void Attribution::SplitRank(Rank& r, const window::Window& w, const std::vector<
       const Sample* after = end < s.size() ? &s[end] : nullptr;
       const Sample* nearest = before;
       if (after != nullptr && (before == nullptr || after->t - b < a - before->t)) nearest = after;
-      if (nearest != nullptr) {
-        method = Method::kNearest;
-        scratch_.push_back({nearest->node, b - a});
-      } else {
-        method = Method::kCallSite;
-        scratch_.push_back({tree_.InternSite(ev.site), b - a});
+      if (nearest == nullptr) {
+        counts_.ns[static_cast<int>(Method::kCallSite)] += b - a;
+        event_interval_[e] = kByCallSite;
+        event_site_charge_[e] = SiteCharge{a, b, Share{SiteNode(ev.site), b - a}};
+        next = end;
+        continue;
       }
+      method = Method::kNearest;
+      scratch_.push_back({nearest->node, b - a});
     }
     next = end;
     counts_.ns[static_cast<int>(method)] += b - a;
@@ -122,7 +133,11 @@ void Attribution::AddInterval(Rank& r, int64_t t0, int64_t t1, Method method, st
 
 Attribution::Computation Attribution::Before(uint32_t e) const {
   Computation c;
-  if (e >= event_interval_.size() || event_interval_[e] < 0) return c;
+  if (e >= event_interval_.size() || event_interval_[e] == kNoComputation) return c;
+  if (event_interval_[e] == kByCallSite) {
+    const SiteCharge& charge = event_site_charge_[e];
+    return Computation{charge.t0, charge.t1, Method::kCallSite, &charge.share, &charge.share + 1};
+  }
   const Rank& r = ranks_[event_rank_[e]];
   const Interval& iv = r.intervals[event_interval_[e] - r.interval_base];
   const Share* first = r.shares.data() + (iv.first - r.share_base);
@@ -144,7 +159,7 @@ void Attribution::ForgetBefore(int64_t t) {
     r.interval_base += static_cast<int64_t>(drop);
     r.share_base += shares_drop;
   }
-  event_interval_.assign(event_interval_.size(), -1);  // the window's are among them
+  event_interval_.assign(event_interval_.size(), kNoComputation);  // the window's are among them
 }
 
 void Attribution::Finish() {

@@ -119,6 +119,8 @@ class Attribution {
     int64_t interval_base = 0, share_base = 0;
   };
   Rank& RankOf(int32_t rank);
+  // The one-frame context of an MPI call site, cached by site id.
+  int32_t SiteNode(int32_t site);
   void SplitRank(Rank& r, const window::Window& w, const std::vector<uint32_t>& events, int64_t run_start);
   void AddInterval(Rank& r, int64_t t0, int64_t t1, Method method, std::vector<Share>* shares);
 
@@ -127,7 +129,16 @@ class Attribution {
   int64_t ranks_limit_;
   std::vector<Rank> ranks_;
   std::vector<int32_t> event_rank_;
-  std::vector<int64_t> event_interval_;  // absolute, -1: no computation before it
+  std::vector<int64_t> event_interval_;  // absolute; kNoComputation, kByCallSite
+  static constexpr int64_t kNoComputation = -1, kByCallSite = -2;
+  // Computations charged to their call site are not kept as intervals (a
+  // rank without samples has only those): Split finds the same node.
+  struct SiteCharge {
+    int64_t t0, t1;
+    Share share;
+  };
+  std::vector<SiteCharge> event_site_charge_;
+  std::vector<int32_t> site_nodes_;  // by site id, -1 unknown yet
   std::vector<Share> scratch_;
   Counts counts_;
   trace::LineDecoder decoder_;
@@ -160,7 +171,7 @@ Method Attribution::Split(int32_t rank, int64_t t0, int64_t t1, int64_t site, F&
       return iv.method;
     }
   }
-  fn(tree_.InternSite(site), t1 - t0);
+  fn(SiteNode(static_cast<int32_t>(site)), t1 - t0);
   return Method::kCallSite;
 }
 

@@ -63,6 +63,12 @@ run "rp-phases -z" $bin/cmd/rp-phases/rp-phases -z "$work/halo.ndjson.zst"
 run "rp-cpath -j1 -z" $bin/cmd/rp-cpath/rp-cpath -z "$work/halo.ndjson.zst"
 run "rp-cpath -j2 -z" $bin/cmd/rp-cpath/rp-cpath -j 2 -z "$work/halo.ndjson.zst"
 run "rp-cpath --no-zeroing" $bin/cmd/rp-cpath/rp-cpath --no-zeroing -z "$work/halo.ndjson.zst"
+# The same events with wall-clock samples at rp-record's default 200 Hz:
+# what naming the code (lib/profile) adds.
+$bin/tests/synth/gen_halo --ranks 64 --events "$events" --sample-hz 200 -o "$work/sampled.ndjson.zst"
+run "rp-cat -z, samples" $bin/cmd/rp-cat/rp-cat -z "$work/sampled.ndjson.zst"
+run "rp-cpath -z, samples" $bin/cmd/rp-cpath/rp-cpath -z "$work/sampled.ndjson.zst"
+rm -f "$work/sampled.ndjson.zst"
 # Plain NDJSON in and out: the stages' own cost, without zstd's.
 run "rp-cat plain in/out" $bin/cmd/rp-cat/rp-cat "$work/halo.ndjson"
 run "rp-clocksync plain" $bin/cmd/rp-clocksync/rp-clocksync -q "$work/local.ndjson"

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--clock-drift", spec.clock_drift_ppm, "local clocks: largest drift of a rank's clock, ppm")
       ->check(CLI::Range(0.0, 1000.0));
+  app.add_option("--sample-hz", spec.sample_hz, "wall-clock samples of each rank's computation per second")
+      ->check(CLI::Range(0, 100000));
   app.add_option("--clock-error", spec.clock_error_ns, "largest error of a clock offset measurement, ns")
       ->check(CLI::NonNegativeNumber);
   return tool.Main(argc, argv, [&]() -> rp::Status {

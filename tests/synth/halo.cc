@@ -33,6 +33,8 @@ struct RankClock {
 };
 
 enum Site : int64_t { kIrecvLeft = 2, kIrecvRight, kIsendRight, kIsendLeft, kWaitall, kAllreduce };
+// The samples' frames: two kernels called from main, one calling memcpy.
+enum SampleSite : int64_t { kStencil = 8, kBoundary, kMain, kMemcpy };
 
 }  // namespace
 
@@ -76,6 +78,21 @@ void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Re
     rec.site.set_file("halo.c");
     rec.site.set_line(10 * id);
     emit(rec);
+  }
+  if (spec.sample_hz > 0) {
+    const char* names[] = {"stencil", "boundary", "main", "__memmove_avx_unaligned_erms"};
+    for (int64_t id = kStencil; id <= kMemcpy; ++id) {
+      rec.site.Clear();
+      rec.site.set_id(id);
+      rec.site.set_fn(names[id - kStencil]);
+      if (id == kMemcpy) {
+        rec.site.set_module("/usr/lib/x86_64-linux-gnu/libc.so.6");
+      } else {
+        rec.site.set_file("halo.c");
+        rec.site.set_line(10 * id);
+      }
+      emit(rec);
+    }
   }
 
   const int64_t per_iteration = 5 * n;
@@ -122,6 +139,24 @@ void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Re
 
   std::vector<int64_t> clock(n, start), seq(n, 0), send_right(n), send_left(n);
   std::vector<trace::MpiRecord> window, pending;
+  // Samples: each rank's next one (global time), those of the window.
+  const int64_t period = spec.sample_hz > 0 ? 1'000'000'000 / spec.sample_hz : 0;
+  std::vector<int64_t> next_sample(n);
+  for (int64_t r = 0; r < n; ++r) next_sample[r] = start + (period > 0 ? (r * 7919) % period : 0);
+  std::vector<trace::SampleRecord> samples, samples_pending;
+  auto sample = [&](int64_t r, int64_t it, int64_t from, int64_t to) {
+    for (; period > 0 && next_sample[r] <= to; next_sample[r] += period) {
+      if (next_sample[r] <= from) continue;  // in a call: not sampled
+      trace::SampleRecord& s = samples.emplace_back();
+      s.set_rank(r);
+      s.set_t(next_sample[r]);
+      const uint64_t pick = Mix(spec.seed ^ (r << 40) ^ (it << 8) ^ 0x5A);
+      if (pick % 4 == 0) s.set_stack({kBoundary, kMain});
+      else if (pick % 4 == 1) s.set_stack({kMemcpy, kStencil, kMain});
+      else s.set_stack({kStencil, kMain});
+      s.set_weight(period);
+    }
+  };
   auto event = [&](int64_t r, const char* fn, int64_t site, int64_t t0, int64_t duration) {
     trace::MpiRecord& m = window.emplace_back();
     m.set_rank(r);
@@ -145,6 +180,7 @@ void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Re
       const int64_t left = (r + n - 1) % n, right = (r + 1) % n;
       int64_t t = clock[r] + spec.compute_ns + jitter(r, it, 0, spec.jitter_ns) +
                   (r == spec.slow_rank ? spec.slow_extra_ns : 0);
+      sample(r, it, clock[r], t);
       auto post = [&](const char* fn, int64_t site, int64_t peer, int64_t req) {
         trace::MpiRecord* m = event(r, fn, site, t, 300 + jitter(r, it, site, 200));
         m->set_peer(peer);
@@ -190,17 +226,39 @@ void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Re
       pending.push_back(std::move(m));
     }
     window.clear();
+    for (trace::SampleRecord& m : samples) {
+      if (spec.local_clocks()) m.t = clocks[m.rank].Local(m.t, start);
+      samples_pending.push_back(std::move(m));
+    }
+    samples.clear();
+    std::sort(samples_pending.begin(), samples_pending.end(),
+              [](const trace::SampleRecord& a, const trace::SampleRecord& b) {
+                return a.t != b.t ? a.t < b.t : a.rank < b.rank;
+              });
     std::sort(pending.begin(), pending.end(), [](const trace::MpiRecord& a, const trace::MpiRecord& b) {
       return a.t0 != b.t0 ? a.t0 < b.t0 : a.rank != b.rank ? a.rank < b.rank : a.seq < b.seq;
     });
     const bool last = it + 1 == iterations;
     const int64_t bound = earliest_local(exit);
-    size_t written = 0;
+    size_t written = 0, sampled = 0;
     for (; written < pending.size() && (last || pending[written].t0 < bound); ++written) {
+      // Samples before the call, then the call.
+      for (; sampled < samples_pending.size() && samples_pending[sampled].t <= pending[written].t0; ++sampled) {
+        rec.type = trace::RecordType::kSample;
+        std::swap(rec.sample, samples_pending[sampled]);
+        emit(rec);
+      }
+      rec.type = trace::RecordType::kMpi;
       std::swap(rec.mpi, pending[written]);
       emit(rec);
     }
+    for (; sampled < samples_pending.size() && (last || samples_pending[sampled].t < bound); ++sampled) {
+      rec.type = trace::RecordType::kSample;
+      std::swap(rec.sample, samples_pending[sampled]);
+      emit(rec);
+    }
     pending.erase(pending.begin(), pending.begin() + static_cast<ptrdiff_t>(written));
+    samples_pending.erase(samples_pending.begin(), samples_pending.begin() + static_cast<ptrdiff_t>(sampled));
   }
 }
 

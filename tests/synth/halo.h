@@ -36,10 +36,12 @@ struct HaloSpec {
   int64_t clock_offset_ns = 0;  // largest |offset| of a rank's clock to rank 0's
   double clock_drift_ppm = 0;   // largest |drift| of a rank's clock
   int64_t clock_error_ns = 0;   // largest |error| of an offset measurement
+  int64_t sample_hz = 0;        // wall-clock samples of each rank's computation
   bool local_clocks() const { return clock_offset_ns != 0 || clock_drift_ppm != 0; }
 };
 
-// Calls `emit` for every record: header, rank, comm, site, then mpi records.
+// Calls `emit` for every record: header, rank, comm, site, then mpi (and
+// sample) records in time order.
 // The Record passed has `type` and the matching struct set; `line` is empty.
 void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Record&)>& emit);
 
