@@ -16,11 +16,13 @@ Status CodeProfile::AddWindow(const window::Window& w, int64_t run_start, bool z
   cut_of_function_.assign(t.functions().size(), -1);
   for (uint32_t e = 0; e < w.events.size(); ++e) {
     const profile::Attribution::Computation c = attribution_.Before(e);
+    // What the samples name has a what-if; a call site's computation has
+    // its own (Zeroings' site what-ifs), unknown code ("?") none.
+    const bool cut = want_cuts && c.method != profile::Method::kCallSite;
     for (const profile::Share* s = c.begin; s != c.end; ++s) {
       Add(time_, s->node, s->ns);
-      // Unknown code ("?") has no what-if of its own.
       const int32_t function = t.node(t.node(s->node).owner).function;
-      if (!want_cuts || function == 0) continue;
+      if (!cut || function == 0) continue;
       int32_t& at = cut_of_function_[function];
       if (at < 0) {
         at = static_cast<int32_t>(cuts_.size());

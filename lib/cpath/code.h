@@ -6,6 +6,7 @@
 #ifndef RP_LIB_CPATH_CODE_H_
 #define RP_LIB_CPATH_CODE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,9 +39,17 @@ class CodeProfile {
   profile::ContextTree& tree() { return attribution_.tree(); }
   const profile::Counts& counts() const { return attribution_.counts(); }
   bool sampled() const { return attribution_.any_samples(); }
-  // By context-tree node: ns of computation on the path, and of all ranks.
-  const std::vector<int64_t>& cp() const { return cp_; }
-  const std::vector<int64_t>& time() const { return time_; }
+  // fn(owner, on_path, all) for every node with computation: the node its
+  // time is charged to (the innermost application frame), ns on the path
+  // and over all ranks.
+  template <typename F>
+  void ForEachCharged(F&& fn) const {
+    const profile::ContextTree& t = tree();
+    for (size_t n = 0; n < std::max(cp_.size(), time_.size()); ++n) {
+      const int64_t on_path = n < cp_.size() ? cp_[n] : 0, all = n < time_.size() ? time_[n] : 0;
+      if (on_path != 0 || all != 0) fn(t.node(t.node(static_cast<int32_t>(n)).owner), on_path, all);
+    }
+  }
   // The path's computation by profile::Method.
   const int64_t* cp_by_method() const { return cp_by_method_; }
 
@@ -52,7 +61,7 @@ class CodeProfile {
 
   profile::Attribution attribution_;
   bool samples_expected_ = false;
-  std::vector<int64_t> cp_, time_;
+  std::vector<int64_t> cp_, time_;  // by context-tree node: on the path, all ranks
   int64_t cp_by_method_[profile::kMethods] = {};
   std::vector<graph::ProcedureCuts> cuts_;
   std::vector<int32_t> cut_of_function_;  // index in cuts_, -1

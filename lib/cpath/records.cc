@@ -127,17 +127,12 @@ std::vector<RecordWriter::Named> RecordWriter::Functions(const Scope& run, const
   auto entry = [&](const std::string& fn, const std::string& file, int64_t line) -> SiteStats& {
     return by_line ? named[{fn, file, line}] : named[{fn, "", 0}];
   };
-  const std::vector<int64_t>& cp = code.cp();
-  const std::vector<int64_t>& time = code.time();
-  for (size_t n = 0; n < std::max(cp.size(), time.size()); ++n) {
-    const int64_t on_path = n < cp.size() ? cp[n] : 0, all = n < time.size() ? time[n] : 0;
-    if (on_path == 0 && all == 0) continue;
-    const profile::ContextTree::Node& owner = tree.node(tree.node(static_cast<int32_t>(n)).owner);
+  code.ForEachCharged([&](const profile::ContextTree::Node& owner, int64_t on_path, int64_t all) {
     const profile::ContextTree::Line& line = tree.lines()[owner.line];
     SiteStats& f = entry(tree.functions()[owner.function], line.file, line.line);
     f.cp_compute += on_path;
     f.time_compute += all;
-  }
+  });
   // MPI calls count for the function (and line) that makes them.
   for (const auto& [site, s] : run.sites) {
     const profile::Frame* frame = site != kNone ? tree.frames().Find(site) : nullptr;
@@ -177,16 +172,11 @@ Status RecordWriter::WriteCodeProfile(const Scope& run, const CodeProfile& code)
     SiteStats stats;
   };
   std::map<std::pair<int32_t, int32_t>, SiteStats> contexts;
-  const std::vector<int64_t>& cp = code.cp();
-  const std::vector<int64_t>& time = code.time();
-  for (size_t n = 0; n < std::max(cp.size(), time.size()); ++n) {
-    const int64_t on_path = n < cp.size() ? cp[n] : 0, all = n < time.size() ? time[n] : 0;
-    if (on_path == 0 && all == 0) continue;
-    const profile::ContextTree::Node& owner = tree.node(tree.node(static_cast<int32_t>(n)).owner);
+  code.ForEachCharged([&](const profile::ContextTree::Node& owner, int64_t on_path, int64_t all) {
     SiteStats& c = contexts[{owner.parent, owner.function}];
     c.cp_compute += on_path;
     c.time_compute += all;
-  }
+  });
   std::vector<Context> rows;
   for (const auto& [key, stats] : contexts) rows.push_back({key.first, key.second, stats});
   SortRows(&rows, [](const Context& c) { return std::make_pair(c.function, c.caller); });
