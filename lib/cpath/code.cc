@@ -54,9 +54,12 @@ std::vector<std::string> CodeProfile::Warnings() const {
   if (c.samples == 0) return out;
   const int64_t unsampled = c.ranks_with_events - c.ranks_with_samples;
   if (unsampled > 0) {
+    std::string ranks;
+    for (int64_t r : c.ranks_without) ranks += (ranks.empty() ? "" : " ") + std::to_string(r);
+    if (unsampled > static_cast<int64_t>(c.ranks_without.size())) ranks += " ...";
     out.push_back(std::to_string(unsampled) + " of " + std::to_string(c.ranks_with_events) +
-                  " ranks have calls but no samples (the first: rank " + std::to_string(c.first_rank_without) +
-                  "): their computation counts for the calls that end it");
+                  " ranks have calls but no samples (" + ranks + "): their computation counts for the calls "
+                  "that end it");
   }
   if (c.outside > 0) {
     out.push_back(std::to_string(c.outside) + " samples lie in no computation of their rank (inside calls, before "

@@ -169,7 +169,9 @@ void Attribution::Finish() {
     r.pending.clear();
     if (r.called) ++counts_.ranks_with_events;
     if (r.sampled) ++counts_.ranks_with_samples;
-    if (r.called && !r.sampled && counts_.first_rank_without < 0) counts_.first_rank_without = static_cast<int64_t>(rank);
+    if (r.called && !r.sampled && counts_.ranks_without.size() < 8) {
+      counts_.ranks_without.push_back(static_cast<int64_t>(rank));
+    }
   }
 }
 

@@ -59,7 +59,7 @@ struct Counts {
   int64_t unknown_rank = 0;      // rank beyond the header's count: ignored
   int64_t ns[kMethods] = {};     // computation of all ranks, by Method
   int64_t ranks_with_events = 0, ranks_with_samples = 0;
-  int64_t first_rank_without = -1;  // the lowest rank with events and no samples
+  std::vector<int64_t> ranks_without;  // ranks with events and no samples: the first 8
 };
 
 class Attribution {
