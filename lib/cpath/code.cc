@@ -52,7 +52,7 @@ std::vector<std::string> CodeProfile::Warnings() const {
   const profile::Counts& c = counts();
   std::vector<std::string> out;
   if (c.samples == 0) return out;
-  const int64_t unsampled = c.ranks_with_events - c.ranks_with_samples;
+  const int64_t unsampled = c.unsampled_ranks;
   if (unsampled > 0) {
     std::string ranks;
     for (int64_t r : c.ranks_without) ranks += (ranks.empty() ? "" : " ") + std::to_string(r);

@@ -81,7 +81,7 @@ Status RecordWriter::WriteSummary(const Scope& scope, int64_t phase, Span span, 
     sum.set_samples_outside(c.outside);
     sum.set_samples_unweighted(c.unweighted);
     sum.set_undefined_frames(code->tree().undefined_frames());
-    sum.set_unsampled_ranks(c.ranks_with_events - c.ranks_with_samples);
+    sum.set_unsampled_ranks(c.unsampled_ranks);
     sum.set_compute_sampled(code->cp_by_method()[static_cast<int>(profile::Method::kSampled)]);
     sum.set_compute_nearest(code->cp_by_method()[static_cast<int>(profile::Method::kNearest)]);
     sum.set_compute_by_site(code->cp_by_method()[static_cast<int>(profile::Method::kCallSite)]);

@@ -6,7 +6,7 @@ namespace rp::profile {
 
 Attribution::Attribution(const window::Dictionary& dict)
     : frames_(dict.sites), tree_(frames_),
-      ranks_limit_(dict.ranks > 0 ? dict.ranks : window::kRanksWithoutHeader) {}
+      ranks_limit_(dict.ranks > 0 ? dict.ranks : 0) {}
 
 int32_t Attribution::SiteNode(int32_t site) {
   if (site < 0 || site >= (1 << 20)) return tree_.InternSite(site);
@@ -25,14 +25,22 @@ Status Attribution::AddWindow(const window::Window& w, int64_t run_start) {
   for (const window::Line& line : w.lines) {
     if (line.type != trace::RecordType::kSample) continue;
     ++counts_.samples;
-    if (line.rank < 0 || line.rank >= ranks_limit_) {
+    // Ranks are sized by the header, or without one by the ranks with
+    // calls: a stray sample must not size arrays.
+    const int64_t limit = ranks_limit_ > 0 ? ranks_limit_
+                                           : std::max<int64_t>(static_cast<int64_t>(w.by_rank.size()),
+                                                               static_cast<int64_t>(ranks_.size()));
+    if (line.rank < 0 || line.rank >= limit) {
       ++counts_.unknown_rank;
       continue;
     }
     RP_RETURN_IF_ERROR(decoder_.DecodeCopy(w.text(line), &record_));
     const trace::SampleRecord& s = record_.sample;
     Rank& r = RankOf(line.rank);
-    int64_t weight = s.has_weight() ? s.weight : 0;
+    // A sample stands for at most a second of wall time more than any
+    // run's: weights beyond kMostWeight are taken as that, so that sums
+    // cannot overflow.
+    int64_t weight = s.has_weight() ? std::min(s.weight, kMostWeight) : 0;
     if (weight > 0) {
       r.weight = weight;
     } else {
@@ -56,13 +64,23 @@ Status Attribution::AddWindow(const window::Window& w, int64_t run_start) {
 void Attribution::SplitRank(Rank& r, const window::Window& w, const std::vector<uint32_t>& events,
                             int64_t run_start) {
   std::vector<Sample>& s = r.pending;
-  if (events.empty()) return;  // its samples wait for its next calls
+  if (events.empty()) {
+    // Its samples wait for its next calls; past a window's worth they
+    // cannot be the application's (a rank after MPI_Finalize).
+    if (s.size() > kMostPending) {
+      counts_.outside += static_cast<int64_t>(s.size()) - 1;
+      s.erase(s.begin(), s.end() - 1);
+    }
+    return;
+  }
   r.called = true;
   std::stable_sort(s.begin(), s.end(), [](const Sample& a, const Sample& b) { return a.t < b.t; });
   size_t next = 0;  // the first sample not yet placed
   for (uint32_t e : events) {
     const window::Event& ev = w.events[e];
-    const int64_t a = r.exit != INT64_MIN ? r.exit : run_start, b = ev.t0;
+    // As the graph's program edge: from the previous call's exit.
+    const int64_t a = r.previous_exit != INT64_MIN ? r.previous_exit : run_start, b = ev.t0;
+    r.previous_exit = ev.t1;
     r.exit = std::max(r.exit, ev.t1);
     event_rank_[e] = ev.rank;
     // Before MPI_Init (a rank starting after another's MPI_Init returned)
@@ -75,7 +93,7 @@ void Attribution::SplitRank(Rank& r, const window::Window& w, const std::vector<
     Method method;
     if (end > next) {
       method = Method::kSampled;
-      int64_t total = 0;
+      __int128 total = 0;
       for (size_t i = next; i < end; ++i) total += s[i].weight;
       __int128 before = 0;
       int64_t given = 0;
@@ -126,6 +144,7 @@ void Attribution::AddInterval(Rank& r, int64_t t0, int64_t t1, Method method, st
     }
   }
   shares->resize(out);
+  if (!r.intervals.empty() && t1 < r.intervals.back().t1) r.unsorted = true;  // calls out of time order
   r.intervals.push_back(Interval{t0, t1, r.share_base + static_cast<int64_t>(r.shares.size()),
                                  static_cast<int32_t>(out), method});
   r.shares.insert(r.shares.end(), shares->begin(), shares->end());
@@ -169,8 +188,9 @@ void Attribution::Finish() {
     r.pending.clear();
     if (r.called) ++counts_.ranks_with_events;
     if (r.sampled) ++counts_.ranks_with_samples;
-    if (r.called && !r.sampled && counts_.ranks_without.size() < 8) {
-      counts_.ranks_without.push_back(static_cast<int64_t>(rank));
+    if (r.called && !r.sampled) {
+      ++counts_.unsampled_ranks;
+      if (counts_.ranks_without.size() < 8) counts_.ranks_without.push_back(static_cast<int64_t>(rank));
     }
   }
 }

@@ -56,9 +56,10 @@ struct Counts {
   int64_t samples = 0;           // sample records read
   int64_t outside = 0;           // in no computation of their rank
   int64_t unweighted = 0;        // weight missing or 0: counted with the rank's last weight
-  int64_t unknown_rank = 0;      // rank beyond the header's count: ignored
+  int64_t unknown_rank = 0;      // rank beyond the header's count (or the ranks with calls): ignored
   int64_t ns[kMethods] = {};     // computation of all ranks, by Method
   int64_t ranks_with_events = 0, ranks_with_samples = 0;
+  int64_t unsampled_ranks = 0;  // with calls and no samples
   std::vector<int64_t> ranks_without;  // ranks with events and no samples: the first 8
 };
 
@@ -111,8 +112,10 @@ class Attribution {
     std::vector<Sample> pending;  // this window's samples and later ones carried over
     Sample last{0, 0, -1};        // the last sample before them (node -1: none)
     int64_t weight = 0;           // the last positive weight seen
-    int64_t exit = INT64_MIN;     // the last call's exit
+    int64_t previous_exit = INT64_MIN;  // the exit of its call last read
+    int64_t exit = INT64_MIN;           // the latest exit of its calls
     bool sampled = false, called = false;
+    bool unsorted = false;  // intervals not in t1 order (calls out of time order)
     // Splits not forgotten: intervals[i - interval_base], shares[j - share_base].
     std::vector<Interval> intervals;
     std::vector<Share> shares;
@@ -124,6 +127,8 @@ class Attribution {
   void SplitRank(Rank& r, const window::Window& w, const std::vector<uint32_t>& events, int64_t run_start);
   void AddInterval(Rank& r, int64_t t0, int64_t t1, Method method, std::vector<Share>* shares);
 
+  static constexpr int64_t kMostWeight = int64_t{1} << 50;  // 13 days
+  static constexpr size_t kMostPending = size_t{1} << 16;
   Frames frames_;
   ContextTree tree_;
   int64_t ranks_limit_;
@@ -150,12 +155,16 @@ Method Attribution::Split(int32_t rank, int64_t t0, int64_t t1, int64_t site, F&
   if (rank >= 0 && static_cast<size_t>(rank) < ranks_.size()) {
     const Rank& r = ranks_[rank];
     // The latest interval ending at t1 that covers [t0, t1] (a rank's
-    // intervals are in time order).
-    auto at = std::upper_bound(r.intervals.begin(), r.intervals.end(), t1,
-                               [](int64_t t, const Interval& iv) { return t < iv.t1; });
+    // intervals are in time order unless its calls are not).
+    auto at = r.unsorted ? r.intervals.end()
+                         : std::upper_bound(r.intervals.begin(), r.intervals.end(), t1,
+                                            [](int64_t t, const Interval& iv) { return t < iv.t1; });
     while (at != r.intervals.begin()) {
       const Interval& iv = *--at;
-      if (iv.t1 != t1) break;
+      if (iv.t1 != t1) {
+        if (r.unsorted) continue;
+        break;
+      }
       if (iv.t0 > t0) continue;
       const int64_t whole = iv.t1 - iv.t0, part = t1 - t0;
       const Share* s = &r.shares[iv.first - r.share_base];

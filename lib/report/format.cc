@@ -34,13 +34,18 @@ std::string WithoutBrackets(std::string_view name) {
   int depth = 0;
   for (size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
-    if (depth == 0 && out.size() >= 8 && out.compare(out.size() - 8, 8, "operator") == 0) {
-      // The operator's symbol ("<<", "[]", "()", " new"), up to its parameters.
+    // The keyword "operator" as a whole word: its symbol ("<<", "[]",
+    // "()", " new") runs up to its parameters.
+    const bool after_operator = depth == 0 && out.size() >= 8 && out.compare(out.size() - 8, 8, "operator") == 0 &&
+                                (out.size() == 8 || out[out.size() - 9] == ':' || out[out.size() - 9] == ' ');
+    if (after_operator) {
       size_t end = name.substr(i, 2) == "()" ? i + 2 : i;
       while (end < name.size() && name[end] != '(') ++end;
-      out.append(name.substr(i, end - i));
-      i = end - 1;
-      continue;
+      if (end > i) {
+        out.append(name.substr(i, end - i));
+        i = end - 1;
+        continue;
+      }
     }
     if (c == '<' || c == '(') {
       // "(anonymous namespace)" is a name, not a parameter list.

@@ -99,6 +99,8 @@ TEST(Format, ShortFunctionKeepsClassAndMethod) {
   EXPECT_EQ(ShortFunction("(anonymous namespace)::Solve(double*)"), "(anonymous namespace)::Solve");
   EXPECT_EQ(ShortFunction("void ns::Kernel<3>(double*)"), "ns::Kernel");
   EXPECT_EQ(ShortFunction("?"), "?");
+  EXPECT_EQ(ShortFunction("apply_operator(double*, int)"), "apply_operator");
+  EXPECT_EQ(ShortFunction("ns::operator"), "ns::operator");
 }
 
 }  // namespace

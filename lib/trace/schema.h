@@ -228,8 +228,8 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
     "run: ns of it without a sample inside, charged to the rank's nearest "    \
     "sample")                                                                  \
   X(Int, compute_by_site, Opt,                                                 \
-    "run: ns of it on ranks without samples, charged to the call that ends "   \
-    "it")                                                                      \
+    "run: ns of it with no sample of its rank to go by (none yet, or none "   \
+    "at all), charged to the call that ends it")                               \
   X(Reals, rank_share, Opt, "share of the path's length on each rank, by rank") \
   X(Bool, partial, Opt,                                                        \
     "true when the counts below say the graph misses dependencies")            \
