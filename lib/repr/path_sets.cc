@@ -11,6 +11,30 @@ using graph::kNoNode;
 
 namespace {
 
+// A candidate with the path it really is: where it came from before any
+// hub (a path can reach a node along two edges, a call's own entry and the
+// hub of the collective that entry is in).
+struct Keyed {
+  std::pair<uint32_t, uint32_t> origin;
+  Candidate c;
+};
+
+// One candidate per path, the most costly first; ties by origin, so the
+// choice does not depend on input order.
+void SortUnique(std::vector<Keyed>* keyed) {
+  std::sort(keyed->begin(), keyed->end(), [](const Keyed& a, const Keyed& b) {
+    return a.origin != b.origin ? a.origin < b.origin : a.c.cost > b.c.cost;
+  });
+  size_t unique = 0;
+  for (size_t i = 0; i < keyed->size(); ++i) {
+    if (unique == 0 || (*keyed)[unique - 1].origin != (*keyed)[i].origin) (*keyed)[unique++] = (*keyed)[i];
+  }
+  keyed->resize(unique);
+  std::sort(keyed->begin(), keyed->end(), [](const Keyed& a, const Keyed& b) {
+    return a.c.cost != b.c.cost ? a.c.cost > b.c.cost : a.origin < b.origin;
+  });
+}
+
 const RankSet* CarriedSet(const std::vector<RankSet>& carried, int32_t rank) {
   if (rank < 0 || static_cast<size_t>(rank) >= carried.size() || !carried[rank].started) return nullptr;
   return &carried[rank];
@@ -37,28 +61,10 @@ std::pair<uint32_t, uint32_t> PathSets::Origin(const graph::Graph& g, uint32_t f
 }
 
 void PathSets::Keep(const graph::Graph& g, uint32_t node) {
-  // One candidate per path: a path can reach a node along two edges (a
-  // call's own entry, and the hub of the collective that entry is in).
-  struct Keyed {
-    std::pair<uint32_t, uint32_t> origin;
-    Candidate c;
-  };
   static thread_local std::vector<Keyed> keyed;
   keyed.clear();
   for (const Candidate& c : scratch_) keyed.push_back({Origin(g, c.from, c.slot), c});
-  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-    return a.origin != b.origin ? a.origin < b.origin : a.c.cost > b.c.cost;
-  });
-  size_t unique = 0;
-  for (size_t i = 0; i < keyed.size(); ++i) {
-    if (unique == 0 || keyed[unique - 1].origin != keyed[i].origin) keyed[unique++] = keyed[i];
-  }
-  keyed.resize(unique);
-  // Most costly first; ties by where they came from, so the choice does
-  // not depend on input order.
-  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-    return a.c.cost != b.c.cost ? a.c.cost > b.c.cost : a.origin < b.origin;
-  });
+  SortUnique(&keyed);
   Choose(config_.select, static_cast<int>(keyed.size()), config_.k, &chosen_);
   Candidate* out = &paths_[size_t{node} * config_.k];
   for (size_t j = 0; j < chosen_.size(); ++j) out[j] = keyed[chosen_[j]].c;
@@ -128,10 +134,6 @@ void PathSets::Run(const graph::Graph& g, const std::vector<RankSet>& carried, i
 }
 
 std::vector<Candidate> PathSets::Union(const graph::Graph& g, const std::vector<uint32_t>& nodes) const {
-  struct Keyed {
-    std::pair<uint32_t, uint32_t> origin;
-    Candidate c;
-  };
   std::vector<Keyed> keyed;
   const size_t k = config_.k;
   for (uint32_t node : nodes) {
@@ -140,17 +142,7 @@ std::vector<Candidate> PathSets::Union(const graph::Graph& g, const std::vector<
       keyed.push_back({Origin(g, c.from, c.slot), {c.cost, node, j}});
     }
   }
-  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-    return a.origin != b.origin ? a.origin < b.origin : a.c.cost > b.c.cost;
-  });
-  size_t unique = 0;
-  for (size_t i = 0; i < keyed.size(); ++i) {
-    if (unique == 0 || keyed[unique - 1].origin != keyed[i].origin) keyed[unique++] = keyed[i];
-  }
-  keyed.resize(unique);
-  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-    return a.c.cost != b.c.cost ? a.c.cost > b.c.cost : a.origin < b.origin;
-  });
+  SortUnique(&keyed);
   std::vector<int> chosen;
   Choose(config_.select, static_cast<int>(keyed.size()), config_.k, &chosen);
   std::vector<Candidate> out;
