@@ -8,7 +8,7 @@ DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
   libdw-dev libelf-dev faketime libfaketime python3 bc
 
-BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report
+BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr
 
 .PHONY: deps build demo test bench golden docs install clean
 

@@ -52,7 +52,7 @@ int64_t PathSets::TaskWeight(const graph::Graph& g, uint32_t entry, const std::v
   return std::max<int64_t>(ev.t0 - (set != nullptr ? set->time : run_start), 0);
 }
 
-std::pair<uint32_t, uint32_t> PathSets::Origin(const graph::Graph& g, uint32_t from, uint32_t slot) const {
+std::pair<uint32_t, uint32_t> PathSets::Source(const graph::Graph& g, uint32_t from, uint32_t slot) const {
   if (from < Candidate::kCarried && g.is_hub(from)) {
     const Candidate& c = paths_[size_t{from} * config_.k + slot];
     return {c.from, c.slot};
@@ -63,7 +63,7 @@ std::pair<uint32_t, uint32_t> PathSets::Origin(const graph::Graph& g, uint32_t f
 void PathSets::Keep(const graph::Graph& g, uint32_t node) {
   static thread_local std::vector<Keyed> keyed;
   keyed.clear();
-  for (const Candidate& c : scratch_) keyed.push_back({Origin(g, c.from, c.slot), c});
+  for (const Candidate& c : scratch_) keyed.push_back({Source(g, c.from, c.slot), c});
   SortUnique(&keyed);
   Choose(config_.select, static_cast<int>(keyed.size()), config_.k, &chosen_);
   Candidate* out = &paths_[size_t{node} * config_.k];
@@ -133,13 +133,14 @@ void PathSets::Run(const graph::Graph& g, const std::vector<RankSet>& carried, i
   }
 }
 
-std::vector<Candidate> PathSets::Union(const graph::Graph& g, const std::vector<uint32_t>& nodes) const {
+std::vector<Candidate> PathSets::Union(const graph::Graph& g, const std::vector<uint32_t>& nodes,
+                                       std::vector<int>* positions, int* total) const {
   std::vector<Keyed> keyed;
   const size_t k = config_.k;
   for (uint32_t node : nodes) {
     for (uint32_t j = 0; j < count_[node]; ++j) {
       const Candidate& c = paths_[node * k + j];
-      keyed.push_back({Origin(g, c.from, c.slot), {c.cost, node, j}});
+      keyed.push_back({Source(g, c.from, c.slot), {c.cost, node, j}});
     }
   }
   SortUnique(&keyed);
@@ -147,6 +148,8 @@ std::vector<Candidate> PathSets::Union(const graph::Graph& g, const std::vector<
   Choose(config_.select, static_cast<int>(keyed.size()), config_.k, &chosen);
   std::vector<Candidate> out;
   for (int i : chosen) out.push_back(keyed[i].c);
+  if (positions != nullptr) *positions = chosen;
+  if (total != nullptr) *total = static_cast<int>(keyed.size());
   return out;
 }
 
@@ -165,9 +168,9 @@ void PathSets::Carry(const graph::Graph& g, std::vector<RankSet>* carried) const
   }
 }
 
-void PathSets::Tasks(const graph::Graph& g, const Candidate& path, std::vector<Task>* out, int* carried_slot) const {
+PathSets::Origin PathSets::Tasks(const graph::Graph& g, const Candidate& path, std::vector<Task>* out) const {
   out->clear();
-  *carried_slot = -1;
+  Origin origin;
   const size_t k = config_.k;
   uint32_t node = path.from, slot = path.slot;
   for (;;) {
@@ -182,13 +185,15 @@ void PathSets::Tasks(const graph::Graph& g, const Candidate& path, std::vector<T
     }
     if (c.from == Candidate::kStart) break;
     if (c.from == Candidate::kCarried) {
-      *carried_slot = static_cast<int>(c.slot);
+      origin.carried_rank = g.event(node).rank;
+      origin.carried_slot = static_cast<int>(c.slot);
       break;
     }
     node = c.from;
     slot = c.slot;
   }
   std::reverse(out->begin(), out->end());
+  return origin;
 }
 
 }  // namespace rp::repr

@@ -17,7 +17,7 @@
 //   PathSets sets({.k = 5});
 //   sets.Run(g, carried, run_start);
 //   std::vector<Candidate> end = sets.Union(g, last_nodes);   // a phase's end
-//   sets.Tasks(g, end[0], &tasks);
+//   sets.Tasks(g, end[0], &tasks);                          // its tasks
 #ifndef RP_LIB_REPR_PATH_SETS_H_
 #define RP_LIB_REPR_PATH_SETS_H_
 
@@ -77,17 +77,25 @@ class PathSets {
 
   // The k paths representing all paths at `nodes` (a phase's end: each
   // rank's last exit), a path reaching several of them counted once.
-  std::vector<Candidate> Union(const graph::Graph& g, const std::vector<uint32_t>& nodes) const;
+  // *positions gets each kept path's place among the *total distinct
+  // candidates, most costly first (for its percentile).
+  std::vector<Candidate> Union(const graph::Graph& g, const std::vector<uint32_t>& nodes,
+                               std::vector<int>* positions = nullptr, int* total = nullptr) const;
   // Each rank's set after this window, for the next.
   void Carry(const graph::Graph& g, std::vector<RankSet>* carried) const;
 
-  // The tasks of `path` in this window, in time order; *carried_slot the
-  // slot of the carried set it continues, or -1 when it starts here.
-  void Tasks(const graph::Graph& g, const Candidate& path, std::vector<Task>* out, int* carried_slot) const;
+  // The tasks of `path` in this window, in time order, and where it came
+  // from: slot `carried_slot` of rank `carried_rank`'s carried set, or -1
+  // for both when it starts here.
+  struct Origin {
+    int32_t carried_rank = -1;
+    int carried_slot = -1;
+  };
+  Origin Tasks(const graph::Graph& g, const Candidate& path, std::vector<Task>* out) const;
 
  private:
   // Where a candidate reached through a hub really came from.
-  std::pair<uint32_t, uint32_t> Origin(const graph::Graph& g, uint32_t from, uint32_t slot) const;
+  std::pair<uint32_t, uint32_t> Source(const graph::Graph& g, uint32_t from, uint32_t slot) const;
   // Keeps the k of scratch_ (any order, duplicates allowed) at `node`.
   void Keep(const graph::Graph& g, uint32_t node);
   int64_t TaskWeight(const graph::Graph& g, uint32_t entry, const std::vector<RankSet>& carried,

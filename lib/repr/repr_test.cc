@@ -94,11 +94,10 @@ TEST(PathSets, TiesAreBrokenTheSameWayEveryTime) {
   auto a = Analyse(t, Config{.k = 2});
   ASSERT_EQ(Costs(a->end), (std::vector<int64_t>{300, 100}));
   std::vector<Task> tasks;
-  int carried = 0;
-  a->sets->Tasks(a->graph, a->end[0], &tasks, &carried);
+  const PathSets::Origin origin = a->sets->Tasks(a->graph, a->end[0], &tasks);
   ASSERT_FALSE(tasks.empty());
   EXPECT_EQ(a->trace.window.events[tasks.front().event].rank, 1);
-  EXPECT_EQ(carried, -1);
+  EXPECT_EQ(origin.carried_slot, -1);
 }
 
 // Rank 0 receives from a wildcard (rank 2, per the status) and from rank
@@ -125,8 +124,7 @@ TEST(PathSets, AWaitallJoinsItsOwnPathsWithEverySendersPaths) {
   // Of 580, 580, 500, 300, 118: the 100%, 50% and 0% paths.
   EXPECT_EQ(Costs(a->end), (std::vector<int64_t>{580, 500, 118}));
   std::vector<Task> tasks;
-  int carried = 0;
-  a->sets->Tasks(a->graph, a->end[1], &tasks, &carried);
+  a->sets->Tasks(a->graph, a->end[1], &tasks);
   // The 500 path: rank 2's 400 before its Send, then rank 0's 100.
   ASSERT_EQ(tasks.size(), 3u);  // rank 2: Send (400), Finalize (180 is not on it); rank 0: Finalize
   std::vector<std::pair<int32_t, int64_t>> got;

@@ -313,6 +313,33 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Real, imbalance, Opt,                                                      \
     "(wait_before + wait_after) / (execution + compute); absent when 0/0")
 
+// ------------------------------------------------------------------ path ---
+#define RP_FIELDS_path(X)                                                      \
+  X(Int, phase, Opt, "phase id; absent for the whole run (one phase)")         \
+  X(Int, cluster, Opt, "the phase's cluster (rp-phases)")                      \
+  X(Int, order, Req, "1 for the most costly of the phase's kept paths")        \
+  X(Real, percentile, Req,                                                     \
+    "of path cost this path stands for: 100 the most costly, 0 the least")    \
+  X(Int, cost, Req,                                                            \
+    "ns: the computation on the path (--cost compute), or its length with "    \
+    "MPI time (--cost wall)")                                                  \
+  X(Real, share, Opt, "cost / the phase's time")                               \
+  X(Ints, ranks, Opt, "ranks the path visits, ascending")                      \
+  X(Int, tasks, Opt, "computations (tasks) on the path")                       \
+  X(Int, intervals, Opt, "path_interval records that follow")
+
+// --------------------------------------------------------- path_interval ---
+#define RP_FIELDS_path_interval(X)                                             \
+  X(Int, phase, Opt, "phase id; absent for the whole run")                     \
+  X(Int, path, Req, "the path's order")                                        \
+  X(Int, rank, Req, "world rank")                                              \
+  X(Int, first, Req, "seq of the call the interval's first task leads to")     \
+  X(Int, last, Req, "seq of the call its last task leads to")                  \
+  X(Int, t0, Req, "start of its first task, ns")                               \
+  X(Int, t1, Req, "end of its last task (that call's entry), ns")              \
+  X(Int, cost, Req, "ns of computation in its tasks")                          \
+  X(Int, tasks, Req, "tasks in it")
+
 // The record types, in the order the schema documents them.
 #define RP_RECORD_TYPES(R)                                                     \
   R(Header, header, "first line of every stream: what wrote it and how")      \
@@ -328,6 +355,8 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(CpProfile, cp_profile, "a site's or function's share of the critical path and of all time") \
   R(CpZeroing, cp_zeroing, "critical path length if a site or function took no time") \
   R(CpTop, cp_top, "sites and functions with more than 1/m of the critical path") \
+  R(Path, path, "a representative path of a phase (rp-repr)")                 \
+  R(PathInterval, path_interval, "consecutive tasks of a path on one rank (rp-repr)") \
   R(CpImbalance, cp_imbalance, "wait and execution split of calls, ranks, run")
 
 // ------------------------------------------------------------- machinery ---

@@ -141,6 +141,8 @@ void Validator::Check(const Record& record, const std::string& where) {
     case RecordType::kCpProfile:
     case RecordType::kCpZeroing:
     case RecordType::kCpTop:
+    case RecordType::kPath:
+    case RecordType::kPathInterval:
     case RecordType::kCpImbalance:
     case RecordType::kUnknown:
       return;

@@ -1,0 +1,44 @@
+// rp-repr: representative paths of each phase.
+#include "lib/cli/tool.h"
+#include "lib/repr/repr.h"
+
+int main(int argc, char** argv) {
+  using rp::repr::Cost;
+  using rp::repr::Select;
+  rp::cli::Tool tool("rp-repr",
+                     "Find k representative paths of each phase: the most and least costly and those at the "
+                     "percentiles between, with the tasks on each.");
+  rp::cli::IoOptions io;
+  rp::repr::StageConfig config;
+  tool.AddInputs(&io);
+  tool.AddHold(&io);
+  tool.AddOutput(&io);
+  CLI::App& app = tool.app();
+  app.add_option("-k,--paths", config.k, "paths kept per phase")
+      ->type_name("K")
+      ->check(rp::cli::Between(rp::repr::kMinPaths, rp::repr::kMaxPaths));
+  tool.AddChoice<Select>("--select", &config.select, {{"repr", Select::kRepr}, {"topk", Select::kTopK}},
+                         "repr: uniformly spaced percentiles, 100% to 0%; topk: the k/2 most and the k/2 least "
+                         "costly");
+  tool.AddChoice<Cost>("--cost", &config.cost, {{"compute", Cost::kCompute}, {"wall", Cost::kWall}},
+                       "compute: a path's computation (its tasks); wall: its length with MPI time, as rp-cpath "
+                       "measures it (the most costly path is then the critical path)");
+  bool no_passthrough = false;
+  app.add_flag("--no-passthrough", no_passthrough, "write only the path records, not the input's");
+  tool.SetFooter(
+      "Reads: rp-trace/1, after rp-clocksync and rp-phases (without phase records the whole run\n"
+      "is one phase).\n"
+      "Writes: the input records, then for each phase as it ends its k path records (order,\n"
+      "percentile, cost, share of the phase's time, ranks visited), each followed by its\n"
+      "path_interval records (the path's tasks, consecutive ones on a rank as one interval).\n"
+      "\n"
+      "Examples:\n"
+      "  rp-clocksync run.ndjson.zst | rp-phases | rp-repr -k 8 -o repr.ndjson.zst\n"
+      "  rp-repr --no-passthrough phased.ndjson.zst | rp-cat -t path | jq -c '{phase, percentile, cost}'");
+  return tool.Main(argc, argv, [&]() -> rp::Status {
+    config.passthrough = !no_passthrough;
+    RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
+    config.read = streams.read;
+    return rp::repr::Run(config, *streams.input, *streams.output);
+  });
+}

@@ -1,0 +1,1 @@
+rp-repr -k 65 testdata/traces/cpath.ndjson

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Checks rp-repr's paths on tests/mpi/repr/staircase.
+
+Usage: check_staircase.py REPR_NDJSON TOPK_NDJSON WALL_NDJSON CPATH_NDJSON RANKS C_US
+
+Every phase that ends at one of the loop's Barriers (each rank computed
+(r + 1) * C before it) must have path costs at the order statistics of
+(1..RANKS) * C: repr k = 5 at sorted positions 0, 2, 4, 5, 7 of 8 (rounded
+j (n - 1) / (k - 1)), topk k = 4 the two largest and the two smallest,
+each within 1 ms (the sleep's and the scheduler's jitter on shared cores).
+With --cost wall and no phases the most costly path must be rp-cpath's
+critical path, to the nanosecond.
+"""
+import json
+import sys
+
+failures = 0
+
+
+def check(ok, message):
+    global failures
+    print(("ok   " if ok else "FAIL ") + message)
+    if not ok:
+        failures += 1
+
+
+def paths(path):
+    by_phase = {}
+    for line in open(path):
+        r = json.loads(line)
+        if r["type"] == "path":
+            by_phase.setdefault(r.get("phase"), []).append(r)
+    return by_phase
+
+
+def expect(by_phase, name, picks, ranks, c_ns):
+    steps = sorted(((r + 1) * c_ns for r in range(ranks)), reverse=True)
+    want = [steps[i] for i in picks]
+    # The loop's phases: every rank's path starts at a Barrier exit and
+    # ends at the next; the first and last phases hold start-up and
+    # shut-down.
+    loop = [p for p in sorted(k for k in by_phase if k is not None)][1:-1]
+    check(len(loop) > 0, f"{name}: {len(loop)} loop phases")
+    worst = 0
+    for phase in loop:
+        got = [p["cost"] for p in sorted(by_phase[phase], key=lambda p: p["order"])]
+        if len(got) != len(want):
+            check(False, f"{name}: phase {phase} has {len(got)} paths, want {len(want)}")
+            return
+        worst = max(worst, max(abs(g - w) for g, w in zip(got, want)))
+    check(worst <= 1_000_000, f"{name}: costs {[w // 1000 for w in want]} us within 1 ms in every loop phase "
+                              f"(worst {worst / 1e3:.0f} us)")
+
+
+def main(repr_path, topk_path, wall_path, cpath_path, ranks, c_us):
+    ranks, c_ns = int(ranks), int(c_us) * 1000
+    expect(paths(repr_path), "repr k=5", [0, 2, 4, 5, 7], ranks, c_ns)
+    expect(paths(topk_path), "topk k=4", [0, 1, 6, 7], ranks, c_ns)
+    wall = paths(wall_path)[None]
+    length = next(json.loads(l)["length"] for l in open(cpath_path)
+                  if '"cp_summary"' in l and '"phase"' not in l)
+    top = min(wall, key=lambda p: p["order"])
+    check(top["cost"] == length, f"--cost wall: the 100% path {top['cost']} ns is the critical path {length} ns")
+    percentiles = [p["percentile"] for p in sorted(wall, key=lambda p: p["order"])]
+    check(percentiles[0] == 100 and percentiles[-1] == 0, f"percentiles run from 100 to 0: {percentiles}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
