@@ -19,8 +19,9 @@ struct Keyed {
   Candidate c;
 };
 
-// One candidate per path, the most costly first; ties by origin, so the
-// choice does not depend on input order.
+// One candidate per path (a path reaches a phase's end on every rank its
+// hub fed), the most costly first; ties by origin, so the choice does not
+// depend on input order.
 void SortUnique(std::vector<Keyed>* keyed) {
   std::sort(keyed->begin(), keyed->end(), [](const Keyed& a, const Keyed& b) {
     return a.origin != b.origin ? a.origin < b.origin : a.c.cost > b.c.cost;
@@ -61,10 +62,16 @@ std::pair<uint32_t, uint32_t> PathSets::Source(const graph::Graph& g, uint32_t f
 }
 
 void PathSets::Keep(const graph::Graph& g, uint32_t node) {
+  // Each path reaches a join once: the rank's own entry and its partners'
+  // are different nodes, a hub's members too, and an exit whose own entry
+  // is in the hub it hears from takes the hub's paths only (Run). So no
+  // duplicates to drop here, only an order to fix.
   static thread_local std::vector<Keyed> keyed;
   keyed.clear();
   for (const Candidate& c : scratch_) keyed.push_back({Source(g, c.from, c.slot), c});
-  SortUnique(&keyed);
+  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    return a.c.cost != b.c.cost ? a.c.cost > b.c.cost : a.origin < b.origin;
+  });
   Choose(config_.select, static_cast<int>(keyed.size()), config_.k, &chosen_);
   Candidate* out = &paths_[size_t{node} * config_.k];
   for (size_t j = 0; j < chosen_.size(); ++j) out[j] = keyed[chosen_[j]].c;
@@ -116,11 +123,18 @@ void PathSets::Run(const graph::Graph& g, const std::vector<RankSet>& carried, i
     // A join: the rank's own paths and each partner's. A collective whose
     // hub holds the rank's entry has already chosen among them all: its
     // members leave with the hub's paths (the paper's path all-reduce).
-    bool own_in_hub = false;
+    bool own_in_hub = false, joins = false;
     for (const graph::CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
       own_in_hub |= c->weight >= 0 && c->from == hub_of_[e];
+      joins |= c->weight >= 0 && c->from != node - 1;
     }
     const int64_t local = wall ? g.local(e) : 0;
+    if (!joins) {  // nothing joins: the rank's paths, in their order
+      Candidate* out = &paths_[size_t{node} * k];
+      for (uint32_t j = 0; j < count_[node - 1]; ++j) out[j] = {paths_[(node - 1) * k + j].cost + local, node - 1, j};
+      count_[node] = count_[node - 1];
+      continue;
+    }
     for (uint32_t j = 0; !own_in_hub && j < count_[node - 1]; ++j) {
       scratch_.push_back({paths_[(node - 1) * k + j].cost + local, node - 1, j});
     }
