@@ -38,11 +38,12 @@ class Stage {
       : config_(config), out_(out),
         sets_(Config{config.k, config.select, config.cost, /*reset_at_phase=*/true}) {}
 
-  Status AddWindow(std::unique_ptr<graph::WindowGraph> w, std::unique_ptr<graph::WindowGraph>* done) {
+  // Windows no longer needed go to *done, for their buffers to be reused.
+  Status AddWindow(std::unique_ptr<graph::WindowGraph> w, std::vector<std::unique_ptr<graph::WindowGraph>>* done) {
     // The window before this one ended in mid-phase: the phase runs on.
     if (pending_) {
       Continue(*pending_);
-      *done = std::move(pending_);
+      done->push_back(std::move(pending_));
     }
     const graph::Graph& g = w->graph;
     const window::Window& win = w->window;
@@ -50,7 +51,10 @@ class Stage {
     if (config_.passthrough) {
       for (const window::Line& r : win.lines) RP_RETURN_IF_ERROR(out_.WriteRaw(win.text(r)));
     }
-    if (win.events.empty()) return OkStatus();
+    if (win.events.empty()) {
+      done->push_back(std::move(w));
+      return OkStatus();
+    }
     if (!started_) {
       started_ = true;
       run_start_ = g.application_start();
@@ -68,6 +72,7 @@ class Stage {
     if (last != kNone && win.ends_with_sync) {
       RP_RETURN_IF_ERROR(Complete(g, last));
       sets_.Carry(g, &carried_);
+      done->push_back(std::move(w));
       return OkStatus();
     }
     pending_ = std::move(w);  // ends here or runs on: the next window says
@@ -320,9 +325,9 @@ Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out
       RP_ASSIGN_OR_RETURN(std::unique_ptr<graph::WindowGraph> p, source.Next());
       if (!p) break;
       backward += p->graph.problems().backward_edges;
-      std::unique_ptr<graph::WindowGraph> done;
+      std::vector<std::unique_ptr<graph::WindowGraph>> done;
       RP_RETURN_IF_ERROR(stage.AddWindow(std::move(p), &done));
-      if (done) source.Recycle(std::move(done));
+      for (auto& d : done) source.Recycle(std::move(d));
     }
     window::WarnAboutInput(windows);
     if (!stage.any_calls()) return NothingError("the trace has no mpi records: no paths");
