@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
                      "percentiles between, with the tasks on each.");
   rp::cli::IoOptions io;
   rp::repr::StageConfig config;
+  using rp::repr::Space;
   tool.AddInputs(&io);
   tool.AddHold(&io);
   tool.AddOutput(&io);
@@ -20,6 +21,11 @@ int main(int argc, char** argv) {
   tool.AddChoice<Select>("--select", &config.select, {{"repr", Select::kRepr}, {"topk", Select::kTopK}},
                          "repr: uniformly spaced percentiles, 100% to 0%; topk: the k/2 most and the k/2 least "
                          "costly");
+  tool.AddChoice<rp::repr::Space>("--space", &config.space,
+                                  {{"path", rp::repr::Space::kPath}, {"prof", rp::repr::Space::kProf}},
+                                  "path: each kept path and its tasks; prof: path profiles only, the kept paths' "
+                                  "costs by function and calling context per phase cluster and for the run (their "
+                                  "size follows the code, not the run)");
   tool.AddChoice<Cost>("--cost", &config.cost, {{"compute", Cost::kCompute}, {"wall", Cost::kWall}},
                        "compute: a path's computation (its tasks); wall: its length with MPI time, as rp-cpath "
                        "measures it (the most costly path is then the critical path)");
@@ -30,7 +36,11 @@ int main(int argc, char** argv) {
       "is one phase).\n"
       "Writes: the input records, then for each phase as it ends its k path records (order,\n"
       "percentile, cost, share of the phase's time, ranks visited), each followed by its\n"
-      "path_interval records (the path's tasks, consecutive ones on a rank as one interval).\n"
+      "path_interval records (the path's tasks, consecutive ones on a rank as one interval);\n"
+      "with --space prof instead, at the end, path_profile records (k costs per function and\n"
+      "calling context, named by the samples as rp-cpath names them). Then path_diff records:\n"
+      "what the 100% path spent more than the 0% path, and the path above the median more\n"
+      "than the one below, by function.\n"
       "\n"
       "Examples:\n"
       "  rp-clocksync run.ndjson.zst | rp-phases | rp-repr -k 8 -o repr.ndjson.zst\n"

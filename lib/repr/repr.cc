@@ -10,6 +10,8 @@
 
 #include "lib/base/version.h"
 #include "lib/graph/window_graphs.h"
+#include "lib/profile/attribution.h"
+#include "lib/repr/path_profile.h"
 #include "lib/trace/codec.h"
 
 namespace rp::repr {
@@ -28,15 +30,16 @@ struct PathTask {
 // chain of parts shared by the paths that went through them.
 struct Part {
   std::vector<PathTask> tasks;
+  std::vector<profile::Share> shares;  // its tasks' code
   int32_t prev = -1;
   int32_t refs = 0;
 };
 
 class Stage {
  public:
-  Stage(const StageConfig& config, trace::Writer& out)
-      : config_(config), out_(out),
-        sets_(Config{config.k, config.select, config.cost, /*reset_at_phase=*/true}) {}
+  Stage(const StageConfig& config, const window::Dictionary& dict, trace::Writer& out)
+      : config_(config), out_(out), sets_(Config{config.k, config.select, config.cost, /*reset_at_phase=*/true}),
+        attribution_(dict), profiles_(config.k) {}
 
   // Windows no longer needed go to *done, for their buffers to be reused.
   Status AddWindow(std::unique_ptr<graph::WindowGraph> w, std::vector<std::unique_ptr<graph::WindowGraph>>* done) {
@@ -45,19 +48,21 @@ class Stage {
       Continue(*pending_);
       done->push_back(std::move(pending_));
     }
+    attribution_.ForgetBefore(INT64_MAX);  // only the window's own tasks are asked for
     const graph::Graph& g = w->graph;
     const window::Window& win = w->window;
     RP_RETURN_IF_ERROR(NotePhases(win));
     if (config_.passthrough) {
       for (const window::Line& r : win.lines) RP_RETURN_IF_ERROR(out_.WriteRaw(win.text(r)));
     }
+    if (!started_ && !win.events.empty()) {
+      started_ = true;
+      run_start_ = g.application_start();
+    }
+    RP_RETURN_IF_ERROR(attribution_.AddWindow(win, run_start_));
     if (win.events.empty()) {
       done->push_back(std::move(w));
       return OkStatus();
-    }
-    if (!started_) {
-      started_ = true;
-      run_start_ = g.application_start();
     }
     sets_.Run(g, carried_, run_start_);
     std::set<int32_t> phases;
@@ -80,9 +85,26 @@ class Stage {
   }
 
   Status Finish() {
-    if (!pending_) return OkStatus();
-    const window::Window& win = pending_->window;
-    return Complete(pending_->graph, win.events.back().phase == kNone ? kNone : LastPhase(win));
+    if (pending_) {
+      const window::Window& win = pending_->window;
+      RP_RETURN_IF_ERROR(Complete(pending_->graph, win.events.back().phase == kNone ? kNone : LastPhase(win)));
+    }
+    attribution_.Finish();
+    if (!attribution_.any_samples()) {
+      spdlog::info("the trace has no samples: path profiles and differences name the function calling the MPI "
+                   "call that ends each task (rp-record --sample-hz 200 names the code that computes)");
+    }
+    std::vector<double> percentiles;
+    for (int j = 0; j < config_.k; ++j) percentiles.push_back(NominalPercentile(j, config_.k));
+    return profiles_.Write(attribution_.tree(), Pairs(config_.k), percentiles, config_.space == Space::kProf, out_);
+  }
+
+  // 100% against 0%, and the two around the median.
+  static std::vector<std::pair<int, int>> Pairs(int k) {
+    std::vector<std::pair<int, int>> pairs{{0, k - 1}};
+    const std::pair<int, int> middle = k % 2 ? std::pair<int, int>{k / 2 - 1, k / 2 + 1} : std::pair<int, int>{k / 2 - 1, k / 2};
+    if (middle != pairs[0] && middle.first >= 0) pairs.push_back(middle);
+    return pairs;
   }
 
   bool any_calls() const { return started_; }
@@ -142,9 +164,12 @@ class Stage {
       span_end = it->second.t1;
     }
     const int64_t span = span_end - start;
+    const int64_t profile_cluster = phase == kNone ? PathProfiles::kRun : std::max<int64_t>(cluster, 0);
     for (size_t j = 0; j < kept.size(); ++j) {
       std::vector<PathTask> tasks;
-      Walk(g, kept[j], &tasks);
+      Walk(g, kept[j], &tasks, profile_cluster, static_cast<int>(j));
+      profiles_.AddPathCost(profile_cluster, static_cast<int>(j), kept[j].cost);
+      if (config_.space == Space::kProf) continue;
       // One interval per run of tasks on one rank.
       std::vector<trace::PathIntervalRecord> intervals;
       std::set<int64_t> ranks;
@@ -193,8 +218,9 @@ class Stage {
     return total > 1 ? 100.0 * (1.0 - static_cast<double>(position) / (total - 1)) : 100.0;
   }
 
-  // A kept path's tasks: earlier windows' parts, then this window's.
-  void Walk(const graph::Graph& g, const Candidate& path, std::vector<PathTask>* out) {
+  // A kept path's tasks: earlier windows' parts, then this window's; their
+  // code goes to slot j's profile in `cluster`.
+  void Walk(const graph::Graph& g, const Candidate& path, std::vector<PathTask>* out, int64_t cluster, int j) {
     const PathSets::Origin origin = sets_.Tasks(g, path, &tasks_);
     out->clear();
     int32_t part = origin.carried_rank >= 0 ? Head(origin.carried_rank, origin.carried_slot) : -1;
@@ -202,8 +228,14 @@ class Stage {
     for (; part >= 0; part = parts_[part].prev) chain.push_back(part);
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       out->insert(out->end(), parts_[*it].tasks.begin(), parts_[*it].tasks.end());
+      const std::vector<profile::Share>& shares = parts_[*it].shares;
+      profiles_.AddShares(cluster, j, shares.data(), shares.data() + shares.size(), attribution_.tree());
     }
     AppendTasks(g, out);
+    for (const Task& t : tasks_) {
+      const profile::Attribution::Computation c = attribution_.Before(t.event);
+      profiles_.AddShares(cluster, j, c.begin, c.end, attribution_.tree());
+    }
   }
 
   // tasks_ as written; the time before MPI_Init is not the application's.
@@ -244,6 +276,10 @@ class Stage {
           part.prev = origin.carried_rank >= 0 ? Head(origin.carried_rank, origin.carried_slot) : -1;
           Retain(part.prev);
           AppendTasks(g, &part.tasks);
+          for (const Task& t : tasks_) {
+            const profile::Attribution::Computation comp = attribution_.Before(t.event);
+            part.shares.insert(part.shares.end(), comp.begin, comp.end);
+          }
           it->second = NewPart(std::move(part));
         }
         Retain(it->second);
@@ -277,6 +313,7 @@ class Stage {
     while (id >= 0 && --parts_[id].refs == 0) {
       const int32_t prev = parts_[id].prev;
       parts_[id].tasks = {};
+      parts_[id].shares = {};
       free_.push_back(id);
       id = prev;
     }
@@ -298,6 +335,8 @@ class Stage {
   std::vector<int32_t> free_;
   std::vector<std::vector<int32_t>> heads_;  // by rank, slot of its carried set
   std::vector<Task> tasks_;
+  profile::Attribution attribution_;
+  PathProfiles profiles_;
   trace::LineDecoder decoder_;
   trace::Record record_;
 };
@@ -314,7 +353,7 @@ Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out
   const window::Dictionary& dict = windows.dictionary();
   RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-repr ") + kVersion, &out, nullptr,
                                           !config.passthrough));
-  Stage stage(config, out);
+  Stage stage(config, dict, out);
   for (size_t i = 0; i < dict.prelude_types.size(); ++i) {
     if (dict.prelude_types[i] == trace::RecordType::kPhase) RP_RETURN_IF_ERROR(stage.NotePhase(dict.prelude_lines[i]));
   }

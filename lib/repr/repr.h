@@ -23,8 +23,14 @@
 
 namespace rp::repr {
 
+enum class Space {
+  kPath,  // each kept path and its tasks (path, path_interval)
+  kProf,  // path profiles only (path_profile): size follows the code
+};
+
 struct StageConfig {
   int k = 5;
+  Space space = Space::kPath;
   Select select = Select::kRepr;
   Cost cost = Cost::kCompute;
   bool passthrough = true;  // copy the input records to the output
@@ -32,8 +38,11 @@ struct StageConfig {
 };
 
 // Reads `input`, writes its records (passthrough), then each phase's path
-// and path_interval records as the phase ends, and closes `out`. Exit
-// status 1 (NothingError) for a trace without mpi records.
+// and path_interval records as the phase ends (Space::kPath), or at the
+// end the path profiles (Space::kProf); at the end, either way, the
+// differences between the 100% and 0% paths and the two around the median
+// (path_diff). Closes `out`. Exit status 1 (NothingError) for a trace
+// without mpi records.
 Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out);
 
 }  // namespace rp::repr

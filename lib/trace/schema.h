@@ -340,6 +340,25 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, cost, Req, "ns of computation in its tasks")                          \
   X(Int, tasks, Req, "tasks in it")
 
+// ---------------------------------------------------------- path_profile ---
+#define RP_FIELDS_path_profile(X)                                              \
+  X(Int, cluster, Opt, "phase cluster; absent for the whole run")              \
+  X(Str, scope, Req, "\"function\" or \"context\" (a function in one calling context)") \
+  X(Str, fn, Req, "function, as the samples name it")                          \
+  X(Strs, path, Opt, "scope context: the functions from the outermost to fn")  \
+  X(Ints, costs, Req,                                                          \
+    "ns of each kept path's tasks in it, by path order (100% first), summed "  \
+    "over the cluster's phases")
+
+// ------------------------------------------------------------- path_diff ---
+#define RP_FIELDS_path_diff(X)                                                 \
+  X(Int, cluster, Opt, "phase cluster; absent for the whole run")              \
+  X(Real, a, Req, "percentile of the costlier path")                           \
+  X(Real, b, Req, "percentile of the other")                                   \
+  X(Str, fn, Opt, "function; absent for the whole paths")                      \
+  X(Int, diff, Req, "ns path a spent in it more than path b")                  \
+  X(Real, share, Opt, "diff / path a's whole cost (for a = 100: of the critical path)")
+
 // The record types, in the order the schema documents them.
 #define RP_RECORD_TYPES(R)                                                     \
   R(Header, header, "first line of every stream: what wrote it and how")      \
@@ -357,6 +376,8 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(CpTop, cp_top, "sites and functions with more than 1/m of the critical path") \
   R(Path, path, "a representative path of a phase (rp-repr)")                 \
   R(PathInterval, path_interval, "consecutive tasks of a path on one rank (rp-repr)") \
+  R(PathProfile, path_profile, "kept paths' costs by function or context (rp-repr --space prof)") \
+  R(PathDiff, path_diff, "what one kept path spent more than another, by function (rp-repr)") \
   R(CpImbalance, cp_imbalance, "wait and execution split of calls, ranks, run")
 
 // ------------------------------------------------------------- machinery ---

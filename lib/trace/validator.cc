@@ -143,6 +143,8 @@ void Validator::Check(const Record& record, const std::string& where) {
     case RecordType::kCpTop:
     case RecordType::kPath:
     case RecordType::kPathInterval:
+    case RecordType::kPathProfile:
+    case RecordType::kPathDiff:
     case RecordType::kCpImbalance:
     case RecordType::kUnknown:
       return;

@@ -1,0 +1,123 @@
+#include "lib/repr/path_profile.h"
+
+#include <algorithm>
+#include <string>
+
+namespace rp::repr {
+
+PathProfiles::Scope& PathProfiles::At(int64_t cluster) {
+  Scope& s = clusters_[cluster];
+  if (s.path_cost.empty()) s.path_cost.assign(k_, 0);
+  return s;
+}
+
+void PathProfiles::AddShares(int64_t cluster, int j, const profile::Share* begin, const profile::Share* end,
+                             const profile::ContextTree& tree) {
+  Scope& c = At(cluster);
+  if (run_.path_cost.empty()) run_.path_cost.assign(k_, 0);
+  for (const profile::Share* s = begin; s != end; ++s) {
+    const int32_t owner = tree.node(s->node).owner;
+    for (Scope* scope : {&c, &run_}) {
+      if (cluster == kRun && scope == &run_) continue;  // the cluster is the run
+      std::vector<int64_t>& costs = scope->by_owner[owner];
+      if (costs.empty()) costs.assign(k_, 0);
+      costs[j] += s->ns;
+    }
+  }
+}
+
+void PathProfiles::AddPathCost(int64_t cluster, int j, int64_t cost) {
+  At(cluster).path_cost[j] += cost;
+  if (cluster != kRun) {
+    if (run_.path_cost.empty()) run_.path_cost.assign(k_, 0);
+    run_.path_cost[j] += cost;
+  }
+}
+
+Status PathProfiles::Write(const profile::ContextTree& tree, const std::vector<std::pair<int, int>>& pairs,
+                           const std::vector<double>& percentiles, bool with_profiles, trace::Writer& out) const {
+  for (const auto& [cluster, scope] : clusters_) {
+    if (cluster == kRun) continue;
+    RP_RETURN_IF_ERROR(WriteScope(cluster, scope, tree, pairs, percentiles, with_profiles, out));
+  }
+  const auto run = clusters_.find(kRun);
+  if (run == clusters_.end() && run_.path_cost.empty()) return OkStatus();
+  return WriteScope(kRun, run != clusters_.end() ? run->second : run_, tree, pairs, percentiles, with_profiles, out);
+}
+
+Status PathProfiles::WriteScope(int64_t cluster, const Scope& scope, const profile::ContextTree& tree,
+                                const std::vector<std::pair<int, int>>& pairs, const std::vector<double>& percentiles,
+                                bool with_profiles, trace::Writer& out) const {
+  // By function, and by function in its calling context (the owner's
+  // caller): the paper's tree, one row per node with costs.
+  std::map<std::string, std::vector<int64_t>> functions;
+  std::map<std::pair<int32_t, int32_t>, std::vector<int64_t>> contexts;
+  for (const auto& [owner, costs] : scope.by_owner) {
+    const profile::ContextTree::Node& n = tree.node(owner);
+    for (std::vector<int64_t>* row : {&functions[tree.functions()[n.function]], &contexts[{n.parent, n.function}]}) {
+      if (row->empty()) row->assign(k_, 0);
+      for (int j = 0; j < k_; ++j) (*row)[j] += costs[j];
+    }
+  }
+  // Costliest on the most costly path first; ties by name.
+  auto order = [](const auto& rows) {
+    std::vector<typename std::decay_t<decltype(rows)>::const_iterator> out;
+    for (auto it = rows.begin(); it != rows.end(); ++it) out.push_back(it);
+    std::stable_sort(out.begin(), out.end(), [](auto a, auto b) { return a->second[0] > b->second[0]; });
+    return out;
+  };
+  for (auto it : order(functions)) {
+    if (!with_profiles) break;
+    trace::PathProfileRecord r;
+    if (cluster != kRun) r.set_cluster(cluster);
+    r.set_scope("function");
+    r.set_fn(it->first);
+    r.set_costs(it->second);
+    RP_RETURN_IF_ERROR(out.Write(r));
+  }
+  for (auto it : order(contexts)) {
+    if (!with_profiles) break;
+    trace::PathProfileRecord r;
+    if (cluster != kRun) r.set_cluster(cluster);
+    r.set_scope("context");
+    r.set_fn(tree.functions()[it->first.second]);
+    std::vector<std::string>& path = r.mutable_path();
+    for (int32_t at = it->first.first; at > profile::ContextTree::kRoot; at = tree.node(at).parent) {
+      path.push_back(tree.functions()[tree.node(at).function]);
+    }
+    std::reverse(path.begin(), path.end());
+    path.push_back(r.fn);
+    r.set_costs(it->second);
+    RP_RETURN_IF_ERROR(out.Write(r));
+  }
+  // Differences (Figure 2): what slot a spent more than slot b, by
+  // function, as a share of slot a's whole cost (the critical path's, for
+  // the 100% slot).
+  for (const auto& [a, b] : pairs) {
+    if (a >= k_ || b >= k_) continue;
+    const int64_t whole = scope.path_cost[a];
+    std::vector<std::pair<int64_t, std::string>> diffs;
+    for (const auto& [fn, costs] : functions) diffs.emplace_back(costs[a] - costs[b], fn);
+    std::stable_sort(diffs.begin(), diffs.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    trace::PathDiffRecord total;
+    if (cluster != kRun) total.set_cluster(cluster);
+    total.set_a(percentiles[a]);
+    total.set_b(percentiles[b]);
+    total.set_diff(scope.path_cost[a] - scope.path_cost[b]);
+    if (whole > 0) total.set_share(static_cast<double>(total.diff) / static_cast<double>(whole));
+    RP_RETURN_IF_ERROR(out.Write(total));
+    for (const auto& [diff, fn] : diffs) {
+      trace::PathDiffRecord r;
+      if (cluster != kRun) r.set_cluster(cluster);
+      r.set_a(percentiles[a]);
+      r.set_b(percentiles[b]);
+      r.set_fn(fn);
+      r.set_diff(diff);
+      if (whole > 0) r.set_share(static_cast<double>(diff) / static_cast<double>(whole));
+      RP_RETURN_IF_ERROR(out.Write(r));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace rp::repr

@@ -1,0 +1,59 @@
+// Path profiles (representative paths paper §6): for each kept path slot
+// (the 100% path, the 75% path, ...), the cost of its tasks by calling
+// context, one tree for all k paths with k costs per node — summed over the
+// phases of a cluster and over the run, so that its size follows the
+// program's code, not run length or ranks. Tasks are split over code by
+// lib/profile's attribution; differences between two slots (§3, Figure 2)
+// name the code that makes one path costlier than another.
+#ifndef RP_LIB_REPR_PATH_PROFILE_H_
+#define RP_LIB_REPR_PATH_PROFILE_H_
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/profile/attribution.h"
+#include "lib/trace/writer.h"
+
+namespace rp::repr {
+
+class PathProfiles {
+ public:
+  static constexpr int64_t kRun = -1;  // the whole run, not a cluster
+
+  explicit PathProfiles(int k) : k_(k) {}
+
+  // Slot j of a phase of `cluster` (kRun when phases are not tagged) ran
+  // through these shares of a task.
+  void AddShares(int64_t cluster, int j, const profile::Share* begin, const profile::Share* end,
+                 const profile::ContextTree& tree);
+  // Slot j's whole cost in a phase of `cluster` (for the differences' share).
+  void AddPathCost(int64_t cluster, int j, int64_t cost);
+
+  // path_profile records (by function, then by function in its calling
+  // context) and path_diff records for the pairs of slots, per cluster and
+  // for the run. `percentiles`: each slot's nominal percentile.
+  // path_profile records only `with_profiles`; path_diff records always.
+  Status Write(const profile::ContextTree& tree, const std::vector<std::pair<int, int>>& pairs,
+               const std::vector<double>& percentiles, bool with_profiles, trace::Writer& out) const;
+
+ private:
+  struct Scope {
+    std::map<int32_t, std::vector<int64_t>> by_owner;  // owner node -> k costs
+    std::vector<int64_t> path_cost;
+  };
+  Status WriteScope(int64_t cluster, const Scope& scope, const profile::ContextTree& tree,
+                    const std::vector<std::pair<int, int>>& pairs, const std::vector<double>& percentiles,
+                    bool with_profiles, trace::Writer& out) const;
+  Scope& At(int64_t cluster);
+
+  int k_;
+  std::map<int64_t, Scope> clusters_;  // kRun first
+  Scope run_;
+};
+
+}  // namespace rp::repr
+
+#endif  // RP_LIB_REPR_PATH_PROFILE_H_
