@@ -39,13 +39,22 @@ class RecordSink : public trace::ByteSink {
 
 }  // namespace
 
-void Report::Add(const trace::Record& record) { cpath_.Add(record); }
+void Report::Add(const trace::Record& record) {
+  cpath_.Add(record);
+  repr_.Add(record);
+}
 
 std::string Report::Render(Format format) const {
   std::string out;
-  if (cpath_.empty()) return out;
-  if (format == Format::kText) cpath_.Text(&out);
-  else cpath_.Markdown(&out);
+  if (!cpath_.empty()) {
+    if (format == Format::kText) cpath_.Text(&out);
+    else cpath_.Markdown(&out);
+  }
+  if (!repr_.empty()) {
+    if (!out.empty()) out += "\n";
+    if (format == Format::kText) repr_.Text(&out);
+    else repr_.Markdown(&out);
+  }
   return out;
 }
 
@@ -69,7 +78,8 @@ Status RenderStream(trace::InputSet& input, Format format, trace::Writer& out) {
     report.Add(record);
   }
   if (report.empty()) {
-    return NothingError("the stream has no records a report shows (rp-cpath's cp_summary and the others)");
+    return NothingError("the stream has no records a report shows (rp-cpath's cp_summary and the others, "
+                        "rp-repr's path records)");
   }
   RP_RETURN_IF_ERROR(out.WriteText(report.Render(format)));
   return out.Close();

@@ -1,0 +1,1 @@
+rp-phases testdata/traces/samples.ndjson | rp-repr -k 2 --format markdown
