@@ -140,13 +140,26 @@ class Stage {
   // call of it.
   Status Complete(const graph::Graph& g, int32_t phase) {
     const window::Window& w = g.window();
+    // Each rank's last call of the phase; the phase's time, from the
+    // earliest of its first tasks' starts to the last call's end (its
+    // entry for MPI_Finalize), the span its paths can cover.
     std::vector<uint32_t> last(g.ranks(), graph::kNoNode);
-    int64_t end = INT64_MIN;
+    int64_t start = INT64_MAX, end = INT64_MIN;
     for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+      int64_t before = rank < carried_.size() && carried_[rank].started ? carried_[rank].time : run_start_;
+      bool first = true;
       for (uint32_t e : w.by_rank[rank]) {
-        if (w.events[e].phase != phase) continue;
+        const window::Event& ev = w.events[e];
+        if (ev.phase != phase) {
+          before = ev.t1;
+          continue;
+        }
+        if (first && ev.category() != mpi::Category::kInit) {
+          start = std::min(start, std::max(before, run_start_));
+          first = false;
+        }
         last[rank] = e;
-        end = std::max(end, w.events[e].bounds_application() ? w.events[e].t0 : w.events[e].t1);
+        end = std::max(end, ev.bounds_application() ? ev.t0 : ev.t1);
       }
     }
     std::vector<uint32_t> nodes;
@@ -156,14 +169,10 @@ class Stage {
     std::vector<int> positions;
     int total = 0;
     const std::vector<Candidate> kept = sets_.Union(g, nodes, &positions, &total);
-    int64_t start = run_start_, span_end = end;
     int64_t cluster = -1;
-    if (auto it = phase_info_.find(phase); it != phase_info_.end()) {
-      cluster = it->second.cluster;
-      start = it->second.t0;
-      span_end = it->second.t1;
-    }
-    const int64_t span = span_end - start;
+    if (auto it = phase_info_.find(phase); it != phase_info_.end()) cluster = it->second.cluster;
+    if (phase == kNone) start = run_start_;  // the run as one phase, maybe over many windows
+    const int64_t span = start < end ? end - start : 0;
     const int64_t profile_cluster = phase == kNone ? PathProfiles::kRun : std::max<int64_t>(cluster, 0);
     for (size_t j = 0; j < kept.size(); ++j) {
       std::vector<PathTask> tasks;

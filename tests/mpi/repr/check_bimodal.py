@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Checks rp-repr on tests/mpi/repr/bimodal.
+
+Usage: check_bimodal.py REPR_NDJSON ITERATIONS BASE_US
+
+In every loop phase (each ends at an Allreduce) the 100% and 75% paths
+must cost 1.2 BASE and the 50%, 25% and 0% paths BASE, within 2 ms (sleeps on 5 ranks sharing 2 cores overshoot by up to
+a millisecond or so). Over
+the run, what the 100% path spent more than the 0% path must be
+extra_cells, ITERATIONS * BASE / 5, within the sampling bound: three
+standard errors plus one sample, (3 sqrt(p (1 - p) / n) + 1 / n) of the
+100% path's cost, n its 5 ms sampling periods, p the planted share.
+"""
+import json
+import math
+import sys
+
+failures = 0
+
+
+def check(ok, message):
+    global failures
+    print(("ok   " if ok else "FAIL ") + message)
+    if not ok:
+        failures += 1
+
+
+def main(path, iterations, base_us):
+    iterations, base = int(iterations), int(base_us) * 1000
+    recs = [json.loads(l) for l in open(path)]
+    phases = {}
+    for r in recs:
+        if r["type"] == "path":
+            phases.setdefault(r["phase"], []).append(r)
+    loop = sorted(phases)[1:-1]
+    check(len(loop) == iterations, f"{len(loop)} loop phases for {iterations} iterations")
+    want = [1.2 * base, 1.2 * base, base, base, base]
+    worst = 0
+    for p in loop:
+        got = [r["cost"] for r in sorted(phases[p], key=lambda r: r["order"])]
+        worst = max(worst, max(abs(g - w) for g, w in zip(got, want)) if len(got) == 5 else 1e18)
+    check(worst <= 2_000_000, f"paths 100%, 75% at 1.2 x {base / 1e6:.0f} ms, 50%..0% at {base / 1e6:.0f} ms "
+                              f"within 2 ms (worst {worst / 1e3:.0f} us)")
+    diffs = [r for r in recs if r["type"] == "path_diff" and "cluster" not in r and r["a"] == 100 and r["b"] == 0]
+    total = next(r for r in diffs if "fn" not in r)
+    by_fn = {r["fn"]: r for r in diffs if "fn" in r}
+    top = max(by_fn.values(), key=lambda r: r["diff"])
+    check(top["fn"] == "extra_cells", f"the 100% path's extra work is named: {top['fn']}")
+    planted = iterations * base / 5
+    whole = sum(r["cost"] for r in recs if r["type"] == "path" and r["order"] == 1)
+    n = max(whole / 5e6, 1)
+    p = planted / whole
+    bound = (3 * math.sqrt(p * (1 - p) / n) + 1 / n) * whole
+    got = by_fn["extra_cells"]["diff"]
+    check(abs(got - planted) <= bound, f"extra_cells: {got / 1e6:.1f} ms more on the 100% path, planted "
+                                       f"{planted / 1e6:.1f} ms (bound {bound / 1e6:.1f} ms)")
+    # Each phase's paths were within 2 ms above; their sums' jitter is
+    # the sleeps' overshoot, about 0.1 ms a phase.
+    check(abs(total["diff"] - planted) <= iterations * 500_000,
+          f"the whole 100% path {total['diff'] / 1e6:.1f} ms longer than the 0% path, planted {planted / 1e6:.1f} ms")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
