@@ -3,9 +3,8 @@
 
 Usage: check_bimodal.py REPR_NDJSON ITERATIONS BASE_US
 
-In every loop phase (each ends at an Allreduce) the 100% and 75% paths
-must cost 1.2 BASE and the 50%, 25% and 0% paths BASE, within 2 ms (sleeps on 5 ranks sharing 2 cores overshoot by up to
-a millisecond or so). Over
+In the loop phases (each ends at an Allreduce) the 100% and 75% paths
+must be long (1.2 BASE) and the 50%, 25% and 0% paths short (BASE). Over
 the run, what the 100% path spent more than the 0% path must be
 extra_cells, ITERATIONS * BASE / 5, within the sampling bound: three
 standard errors plus one sample, (3 sqrt(p (1 - p) / n) + 1 / n) of the
@@ -34,13 +33,19 @@ def main(path, iterations, base_us):
             phases.setdefault(r["phase"], []).append(r)
     loop = sorted(phases)[1:-1]
     check(len(loop) == iterations, f"{len(loop)} loop phases for {iterations} iterations")
+    # Each slot's median over the loop phases within 1 ms of its planted
+    # cost, and in 90% of the phases the long slots above 1.1 BASE and the
+    # short ones below it: one phase's sleep can overshoot by milliseconds
+    # when the 5 ranks' 2 cores are busy with something else.
     want = [1.2 * base, 1.2 * base, base, base, base]
-    worst = 0
-    for p in loop:
-        got = [r["cost"] for r in sorted(phases[p], key=lambda r: r["order"])]
-        worst = max(worst, max(abs(g - w) for g, w in zip(got, want)) if len(got) == 5 else 1e18)
-    check(worst <= 2_000_000, f"paths 100%, 75% at 1.2 x {base / 1e6:.0f} ms, 50%..0% at {base / 1e6:.0f} ms "
-                              f"within 2 ms (worst {worst / 1e3:.0f} us)")
+    costs = [[r["cost"] for r in sorted(phases[p], key=lambda r: r["order"])] for p in loop]
+    check(all(len(c) == 5 for c in costs), "5 paths in every loop phase")
+    medians = [sorted(c[j] for c in costs)[len(costs) // 2] for j in range(5)]
+    worst = max(abs(m - w) for m, w in zip(medians, want))
+    check(worst <= 1_000_000, f"median costs {[round(m / 1e6, 2) for m in medians]} ms: 100% and 75% at 1.2 x "
+                              f"{base / 1e6:.0f} ms, 50%..0% at {base / 1e6:.0f} ms, within 1 ms")
+    split = sum(all(c[j] > 1.1 * base for j in (0, 1)) and all(c[j] < 1.1 * base for j in (2, 3, 4)) for c in costs)
+    check(split >= 0.9 * len(costs), f"100% and 75% long, 50% to 0% short in {split} of {len(costs)} phases")
     diffs = [r for r in recs if r["type"] == "path_diff" and "cluster" not in r and r["a"] == 100 and r["b"] == 0]
     total = next(r for r in diffs if "fn" not in r)
     by_fn = {r["fn"]: r for r in diffs if "fn" in r}
