@@ -20,8 +20,8 @@ int main(int argc, char** argv) {
       ->type_name("K")
       ->check(rp::cli::Between(rp::repr::kMinPaths, rp::repr::kMaxPaths));
   tool.AddChoice<Select>("--select", &config.select, {{"repr", Select::kRepr}, {"topk", Select::kTopK}},
-                         "repr: uniformly spaced percentiles, 100% to 0%; topk: the k/2 most and the k/2 least "
-                         "costly");
+                         "repr: uniformly spaced percentiles, 100% to 0%; topk: the k/2 (rounded down) most and "
+                         "the other k - k/2 least costly");
   tool.AddChoice<rp::repr::Space>("--space", &config.space,
                                   {{"path", rp::repr::Space::kPath}, {"prof", rp::repr::Space::kProf}},
                                   "path: each kept path and its tasks; prof: path profiles only, the kept paths' "

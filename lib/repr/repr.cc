@@ -43,27 +43,36 @@ class Stage {
 
   // Windows no longer needed go to *done, for their buffers to be reused.
   Status AddWindow(std::unique_ptr<graph::WindowGraph> w, std::vector<std::unique_ptr<graph::WindowGraph>>* done) {
-    // The window before this one ended in mid-phase: the phase runs on.
-    if (pending_) {
-      Continue(*pending_);
-      done->push_back(std::move(pending_));
-    }
-    attribution_.ForgetBefore(INT64_MAX);  // only the window's own tasks are asked for
     const graph::Graph& g = w->graph;
     const window::Window& win = w->window;
     RP_RETURN_IF_ERROR(NotePhases(win));
     if (config_.passthrough) {
       for (const window::Line& r : win.lines) RP_RETURN_IF_ERROR(out_.WriteRaw(win.text(r)));
     }
-    if (!started_ && !win.events.empty()) {
+    if (win.events.empty()) {
+      // Records after the last call (a sample, a site): nothing for the
+      // paths, and the pending window may still be the last with calls;
+      // their samples are counted once it is done with.
+      if (!pending_) {
+        RP_RETURN_IF_ERROR(attribution_.AddWindow(win, run_start_));
+        done->push_back(std::move(w));
+      } else {
+        trailing_.push_back(std::move(w));
+      }
+      return OkStatus();
+    }
+    // The window before this one ended in mid-phase: the phase runs on.
+    if (pending_) {
+      Continue(*pending_);
+      done->push_back(std::move(pending_));
+    }
+    RP_RETURN_IF_ERROR(AddTrailing(done));
+    attribution_.ForgetBefore(INT64_MAX);  // only the window's own tasks are asked for
+    if (!started_) {
       started_ = true;
       run_start_ = g.application_start();
     }
     RP_RETURN_IF_ERROR(attribution_.AddWindow(win, run_start_));
-    if (win.events.empty()) {
-      done->push_back(std::move(w));
-      return OkStatus();
-    }
     sets_.Run(g, carried_, run_start_);
     std::set<int32_t> phases;
     for (const window::Event& e : win.events) phases.insert(e.phase);
@@ -89,6 +98,8 @@ class Stage {
       const window::Window& win = pending_->window;
       RP_RETURN_IF_ERROR(Complete(pending_->graph, win.events.back().phase == kNone ? kNone : LastPhase(win)));
     }
+    std::vector<std::unique_ptr<graph::WindowGraph>> done;
+    RP_RETURN_IF_ERROR(AddTrailing(&done));
     attribution_.Finish();
     if (!attribution_.any_samples()) {
       spdlog::info("the trace has no samples: path profiles and differences name the function calling the MPI "
@@ -96,7 +107,9 @@ class Stage {
     }
     std::vector<double> percentiles;
     for (int j = 0; j < config_.k; ++j) percentiles.push_back(NominalPercentile(j, config_.k));
-    return profiles_.Write(attribution_.tree(), Pairs(config_.k), percentiles, config_.space == Space::kProf, out_);
+    const std::vector<std::pair<int, int>> pairs =
+        config_.select == Select::kTopK ? std::vector<std::pair<int, int>>{{0, config_.k - 1}} : Pairs(config_.k);
+    return profiles_.Write(attribution_.tree(), pairs, percentiles, config_.space == Space::kProf, out_);
   }
 
   // 100% against 0%, and the two around the median.
@@ -108,6 +121,17 @@ class Stage {
   }
 
   bool any_calls() const { return started_; }
+
+  // The windows without calls held behind the pending one: their samples.
+  Status AddTrailing(std::vector<std::unique_ptr<graph::WindowGraph>>* done) {
+    for (auto& t : trailing_) {
+      attribution_.ForgetBefore(INT64_MAX);
+      RP_RETURN_IF_ERROR(attribution_.AddWindow(t->window, run_start_));
+      done->push_back(std::move(t));
+    }
+    trailing_.clear();
+    return OkStatus();
+  }
   bool tagged() const { return tagged_; }
 
  private:
@@ -174,10 +198,21 @@ class Stage {
     if (phase == kNone) start = run_start_;  // the run as one phase, maybe over many windows
     const int64_t span = start < end ? end - start : 0;
     const int64_t profile_cluster = phase == kNone ? PathProfiles::kRun : std::max<int64_t>(cluster, 0);
+    // A phase of MPI_Init alone has no tasks: no paths to show.
+    bool any_task = false;
+    for (const Candidate& c : kept) {
+      any_task |= sets_.Tasks(g, c, &tasks_).carried_rank >= 0 || std::any_of(tasks_.begin(), tasks_.end(), [&](const Task& t) {
+                    return w.events[t.event].category() != mpi::Category::kInit;
+                  });
+    }
+    if (!any_task) return OkStatus();
     for (size_t j = 0; j < kept.size(); ++j) {
+      // Fewer paths than k (a phase with few candidates): each goes to the
+      // slot of its percentile, so slot j means the same in every phase.
+      const int slot = Slot(positions[j], total);
       std::vector<PathTask> tasks;
-      Walk(g, kept[j], &tasks, profile_cluster, static_cast<int>(j));
-      profiles_.AddPathCost(profile_cluster, static_cast<int>(j), kept[j].cost);
+      Walk(g, kept[j], &tasks, profile_cluster, slot);
+      profiles_.AddPathCost(profile_cluster, slot, kept[j].cost);
       if (config_.space == Space::kProf) continue;
       // One interval per run of tasks on one rank.
       std::vector<trace::PathIntervalRecord> intervals;
@@ -221,10 +256,26 @@ class Stage {
   }
 
   // repr: the nominal percentiles when all k were chosen; otherwise (fewer
-  // candidates, or topk) the place among the candidates.
+  // candidates, or topk) the place among the phase's final candidates.
   double Percentile(int j, int position, int total, int kept) const {
     if (config_.select == Select::kRepr && kept == config_.k) return NominalPercentile(j, config_.k);
     return total > 1 ? 100.0 * (1.0 - static_cast<double>(position) / (total - 1)) : 100.0;
+  }
+
+  // The profile slot of the path at `position` of `total` candidates: the
+  // slot whose nominal percentile is nearest its place; with all k kept,
+  // its order.
+  int Slot(int position, int total) const {
+    if (total <= 1) return 0;
+    if (total >= config_.k && config_.select == Select::kRepr) {
+      // repr chose positions round(j (total - 1) / (k - 1)): j back.
+      return static_cast<int>((2 * int64_t{position} * (config_.k - 1) + (total - 1)) / (2 * int64_t{total - 1}));
+    }
+    if (config_.select == Select::kTopK && total >= config_.k) {
+      const int top = config_.k / 2;
+      return position < top ? position : config_.k - (total - position);
+    }
+    return static_cast<int>((2 * int64_t{position} * (config_.k - 1) + (total - 1)) / (2 * int64_t{total - 1}));
   }
 
   // A kept path's tasks: earlier windows' parts, then this window's; their
@@ -333,6 +384,7 @@ class Stage {
   PathSets sets_;
   std::vector<RankSet> carried_;
   std::unique_ptr<graph::WindowGraph> pending_;
+  std::vector<std::unique_ptr<graph::WindowGraph>> trailing_;  // without calls, after pending_
   bool started_ = false, tagged_ = false;
   int64_t run_start_ = 0;
   int64_t phases_written_ = 0;
