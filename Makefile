@@ -41,6 +41,7 @@ demo: build
 	  | bazel-bin/cmd/rp-phases/rp-phases -o demo-out/phased.ndjson.zst
 	bazel-bin/cmd/rp-cpath/rp-cpath -o demo-out/cpath.ndjson.zst demo-out/phased.ndjson.zst
 	bazel-bin/cmd/rp-report/rp-report demo-out/cpath.ndjson.zst
+	bazel-bin/cmd/rp-repr/rp-repr -k 5 --format text demo-out/phased.ndjson.zst
 
 test: deps
 	$(BAZEL) test //...
