@@ -96,7 +96,7 @@ class Stage {
   Status Finish() {
     if (pending_) {
       const window::Window& win = pending_->window;
-      RP_RETURN_IF_ERROR(Complete(pending_->graph, win.events.back().phase == kNone ? kNone : LastPhase(win)));
+      RP_RETURN_IF_ERROR(Complete(pending_->graph, LastPhase(win)));
     }
     std::vector<std::unique_ptr<graph::WindowGraph>> done;
     RP_RETURN_IF_ERROR(AddTrailing(&done));
@@ -134,7 +134,16 @@ class Stage {
   }
   bool tagged() const { return tagged_; }
 
+  // A phase record: its cluster (the first phase's record comes before
+  // the first call, among the dictionary records).
+  Status NotePhase(std::string_view line) {
+    RP_RETURN_IF_ERROR(decoder_.DecodeCopy(line, &record_));
+    if (record_.phase.has_cluster()) cluster_of_[record_.phase.id] = record_.phase.cluster;
+    return OkStatus();
+  }
+
  private:
+  // kNone when the events carry no phase.
   static int32_t LastPhase(const window::Window& w) {
     int32_t last = kNone;
     for (const window::Event& e : w.events) last = std::max(last, e.phase);
@@ -147,18 +156,6 @@ class Stage {
     }
     return OkStatus();
   }
-
- public:
-  // A phase record: its cluster and times (the first phase's comes before
-  // the first call, among the dictionary records).
-  Status NotePhase(std::string_view line) {
-    RP_RETURN_IF_ERROR(decoder_.DecodeCopy(line, &record_));
-    const trace::PhaseRecord& p = record_.phase;
-    phase_info_[p.id] = {p.has_cluster() ? p.cluster : -1, p.t0, p.t1};
-    return OkStatus();
-  }
-
- private:
 
   // The phase's paths: those representing every path at each rank's last
   // call of it.
@@ -186,6 +183,8 @@ class Stage {
         end = std::max(end, ev.bounds_application() ? ev.t0 : ev.t1);
       }
     }
+    // A phase of MPI_Init alone has no tasks: no paths to show.
+    if (start == INT64_MAX) return OkStatus();
     std::vector<uint32_t> nodes;
     for (uint32_t e : last) {
       if (e != graph::kNoNode) nodes.push_back(graph::Exit(e));
@@ -194,18 +193,10 @@ class Stage {
     int total = 0;
     const std::vector<Candidate> kept = sets_.Union(g, nodes, &positions, &total);
     int64_t cluster = -1;
-    if (auto it = phase_info_.find(phase); it != phase_info_.end()) cluster = it->second.cluster;
+    if (auto it = cluster_of_.find(phase); it != cluster_of_.end()) cluster = it->second;
     if (phase == kNone) start = run_start_;  // the run as one phase, maybe over many windows
     const int64_t span = start < end ? end - start : 0;
     const int64_t profile_cluster = phase == kNone ? PathProfiles::kRun : std::max<int64_t>(cluster, 0);
-    // A phase of MPI_Init alone has no tasks: no paths to show.
-    bool any_task = false;
-    for (const Candidate& c : kept) {
-      any_task |= sets_.Tasks(g, c, &tasks_).carried_rank >= 0 || std::any_of(tasks_.begin(), tasks_.end(), [&](const Task& t) {
-                    return w.events[t.event].category() != mpi::Category::kInit;
-                  });
-    }
-    if (!any_task) return OkStatus();
     for (size_t j = 0; j < kept.size(); ++j) {
       // Fewer paths than k (a phase with few candidates): each goes to the
       // slot of its percentile, so slot j means the same in every phase.
@@ -251,7 +242,6 @@ class Stage {
       RP_RETURN_IF_ERROR(out_.Write(r));
       for (const trace::PathIntervalRecord& i : intervals) RP_RETURN_IF_ERROR(out_.Write(i));
     }
-    ++phases_written_;
     return OkStatus();
   }
 
@@ -267,14 +257,12 @@ class Stage {
   // its order.
   int Slot(int position, int total) const {
     if (total <= 1) return 0;
-    if (total >= config_.k && config_.select == Select::kRepr) {
-      // repr chose positions round(j (total - 1) / (k - 1)): j back.
-      return static_cast<int>((2 * int64_t{position} * (config_.k - 1) + (total - 1)) / (2 * int64_t{total - 1}));
-    }
     if (config_.select == Select::kTopK && total >= config_.k) {
       const int top = config_.k / 2;
       return position < top ? position : config_.k - (total - position);
     }
+    // position (k - 1) / (total - 1), rounded half up: with repr over at
+    // least k candidates, the inverse of Choose's round(j (total - 1) / (k - 1)).
     return static_cast<int>((2 * int64_t{position} * (config_.k - 1) + (total - 1)) / (2 * int64_t{total - 1}));
   }
 
@@ -387,11 +375,7 @@ class Stage {
   std::vector<std::unique_ptr<graph::WindowGraph>> trailing_;  // without calls, after pending_
   bool started_ = false, tagged_ = false;
   int64_t run_start_ = 0;
-  int64_t phases_written_ = 0;
-  struct PhaseInfo {
-    int64_t cluster, t0, t1;
-  };
-  std::map<int64_t, PhaseInfo> phase_info_;
+  std::map<int64_t, int64_t> cluster_of_;  // phase id -> cluster (rp-phases)
   std::vector<Part> parts_;
   std::vector<int32_t> free_;
   std::vector<std::vector<int32_t>> heads_;  // by rank, slot of its carried set
