@@ -95,14 +95,8 @@ void Attribution::SplitRank(Rank& r, const window::Window& w, const std::vector<
       method = Method::kSampled;
       __int128 total = 0;
       for (size_t i = next; i < end; ++i) total += s[i].weight;
-      __int128 before = 0;
-      int64_t given = 0;
-      for (size_t i = next; i < end; ++i) {
-        before += s[i].weight;
-        const int64_t upto = static_cast<int64_t>(before * (b - a) / total);
-        scratch_.push_back({s[i].node, upto - given});
-        given = upto;
-      }
+      Apportion apportion(b - a, total);
+      for (size_t i = next; i < end; ++i) scratch_.push_back({s[i].node, apportion.Next(s[i].weight)});
     } else {
       // The nearest sample: the one before (this window's, or the rank's
       // last before it) or the one after, the earlier on a tie.

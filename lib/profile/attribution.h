@@ -40,6 +40,25 @@
 
 namespace rp::profile {
 
+// Splits `length` in proportion to weights given one at a time, rounding
+// the running sum, so that the parts add up to `length` exactly.
+class Apportion {
+ public:
+  Apportion(int64_t length, __int128 total) : length_(length), total_(total) {}
+  int64_t Next(int64_t weight) {
+    sum_ += weight;
+    const int64_t upto = total_ > 0 ? static_cast<int64_t>(sum_ * length_ / total_) : 0;
+    const int64_t part = upto - given_;
+    given_ = upto;
+    return part;
+  }
+
+ private:
+  int64_t length_;
+  __int128 total_, sum_ = 0;
+  int64_t given_ = 0;
+};
+
 enum class Method : uint8_t {
   kSampled,   // by the samples inside it
   kNearest,   // no sample inside: the rank's nearest sample
@@ -168,14 +187,10 @@ Method Attribution::Split(int32_t rank, int64_t t0, int64_t t1, int64_t site, F&
       if (iv.t0 > t0) continue;
       const int64_t whole = iv.t1 - iv.t0, part = t1 - t0;
       const Share* s = &r.shares[iv.first - r.share_base];
-      // Rounding the running sum keeps the parts' sum exact.
-      __int128 before = 0;
-      int64_t given = 0;
+      Apportion apportion(part, whole);
       for (int32_t k = 0; k < iv.count; ++k) {
-        before += s[k].ns;
-        const int64_t upto = whole > 0 ? static_cast<int64_t>(before * part / whole) : 0;
-        if (upto > given) fn(s[k].node, upto - given);
-        given = upto;
+        const int64_t ns = apportion.Next(s[k].ns);
+        if (ns > 0) fn(s[k].node, ns);
       }
       return iv.method;
     }

@@ -10,11 +10,6 @@ namespace {
 
 double Share(int64_t part, int64_t whole) { return whole > 0 ? static_cast<double>(part) / whole : 0.0; }
 
-std::string Trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(' ');
-  return b == std::string::npos ? "" : s.substr(b);
-}
-
 // A table's duration; "-" for none, which reads faster than "0 ns".
 std::string Amount(int64_t ns) { return ns == 0 ? "-" : Duration(ns); }
 

@@ -13,6 +13,8 @@ namespace rp::report {
 std::string Duration(int64_t ns);
 // A share as a percentage, right-aligned in 6 columns: " 50.3%".
 std::string Percent(double share);
+// `s` without its leading spaces: a right-aligned figure in running text.
+std::string Trim(const std::string& s);
 // The file name without its directories.
 std::string_view BaseName(std::string_view path);
 // A C++ function name as people say it: without namespaces but its class,

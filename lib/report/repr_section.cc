@@ -10,11 +10,6 @@ namespace {
 
 constexpr size_t kClusterRows = 10, kDiffRows = 10;
 
-std::string Trimmed(const std::string& s) {
-  const size_t b = s.find_first_not_of(' ');
-  return b == std::string::npos ? "" : s.substr(b);
-}
-
 std::string PercentileName(double p) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.0f%%", p);
@@ -66,7 +61,7 @@ std::vector<std::string> ReprSection::ClusterRows(bool markdown) const {
       line = "| " + name + " | " + std::to_string(phases) + " |";
       for (const Slot& s : *slots) {
         line += " " + Duration(s.phases ? s.cost / s.phases : 0) + " (" +
-                Trimmed(Percent(s.phases ? s.share / s.phases : 0)) + ") |";
+                Trim(Percent(s.phases ? s.share / s.phases : 0)) + ") |";
       }
       rows.push_back(line);
       continue;
@@ -104,7 +99,7 @@ void ReprSection::Text(std::string* out) const {
   for (const Diff& d : diffs_) {
     line("");
     line("what the " + PercentileName(d.a) + " path spent more than the " + PercentileName(d.b) + " path, whole run: " +
-         Duration(d.total) + " (" + Trimmed(Percent(d.share)) + " of the " + PercentileName(d.a) + " path)");
+         Duration(d.total) + " (" + Trim(Percent(d.share)) + " of the " + PercentileName(d.a) + " path)");
     for (size_t i = 0; i < d.functions.size() && i < kDiffRows; ++i) {
       const trace::PathDiffRecord& f = d.functions[i];
       if (f.diff <= 0) break;
@@ -133,7 +128,7 @@ void ReprSection::Markdown(std::string* out) const {
     line("");
     line("### What the " + PercentileName(d.a) + " path spent more than the " + PercentileName(d.b) + " path");
     line("");
-    line("Whole run: " + Duration(d.total) + " (" + Trimmed(Percent(d.share)) + " of the " + PercentileName(d.a) +
+    line("Whole run: " + Duration(d.total) + " (" + Trim(Percent(d.share)) + " of the " + PercentileName(d.a) +
          " path).");
     line("");
     line("| more | share | function |");
@@ -141,7 +136,7 @@ void ReprSection::Markdown(std::string* out) const {
     for (size_t i = 0; i < d.functions.size() && i < kDiffRows; ++i) {
       const trace::PathDiffRecord& f = d.functions[i];
       if (f.diff <= 0) break;
-      line("| " + Duration(f.diff) + " | " + Trimmed(Percent(f.has_share() ? f.share : 0)) + " | " +
+      line("| " + Duration(f.diff) + " | " + Trim(Percent(f.has_share() ? f.share : 0)) + " | " +
            ShortFunction(f.has_fn() ? f.fn : "?") + " |");
     }
   }
