@@ -11,17 +11,13 @@ time; the bound used is three standard errors plus one sample,
 """
 import json
 import math
+import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, status  # noqa: E402
+
 PERIOD = 5e6  # ns between samples at rp-record's default 200 Hz
-failures = 0
-
-
-def check(ok, message):
-    global failures
-    print(("ok   " if ok else "FAIL ") + message)
-    if not ok:
-        failures += 1
 
 
 def bound(p, whole):
@@ -81,7 +77,7 @@ def main(app_out, cpath, slow):
               f"(bound {err / 1e6:.1f} ms)")
     tops = [t for t in recs if t["type"] == "cp_top" and t.get("scope") == "function"]
     check(bool(tops) and tops[0]["fn"] == "heavy_kernel", "cp_top names heavy_kernel first among functions")
-    return 1 if failures else 0
+    return status()
 
 
 if __name__ == "__main__":

@@ -5,7 +5,11 @@ run was built to do.
   check_planted.py APP_OUT EXACT REPLAY HEURISTIC ITERATIONS SLOW EXTRA_US
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, status  # noqa: E402
 
 
 def records(path, kind):
@@ -24,13 +28,6 @@ def main(app_out, exact, replay, heuristic, iterations, slow, extra_us):
     spans = [line.split() for line in open(app_out) if line.startswith("span ")]
     wall = max(int(s[3]) for s in spans) - min(int(s[2]) for s in spans)  # the application's time
     init = max(int(line.split()[2]) for line in open(app_out) if line.startswith("init "))
-    failures = []
-
-    def check(ok, what):
-        print(("ok   " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
-
     s = run_summary(exact)
     length = s["length"]
     check(abs(s["run_time"] - wall) <= 0.001 * wall,
@@ -79,8 +76,7 @@ def main(app_out, exact, replay, heuristic, iterations, slow, extra_us):
     hs = h["rank_share"]
     check(max(range(len(hs)), key=lambda i: hs[i]) == slow,
           f"the topological-sorting heuristic also finds rank {slow} ({hs[slow]:.3f})")
-    if failures:
-        sys.exit(1)
+    sys.exit(status())
 
 
 if __name__ == "__main__":

@@ -12,16 +12,12 @@ standard errors plus one sample, (3 sqrt(p (1 - p) / n) + 1 / n) of the
 """
 import json
 import math
+import os
 import sys
 
-failures = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, status  # noqa: E402
 
-
-def check(ok, message):
-    global failures
-    print(("ok   " if ok else "FAIL ") + message)
-    if not ok:
-        failures += 1
 
 
 def main(path, iterations, base_us):
@@ -63,7 +59,7 @@ def main(path, iterations, base_us):
     # the sleeps' overshoot, about 0.1 ms a phase.
     check(abs(total["diff"] - planted) <= iterations * 500_000,
           f"the whole 100% path {total['diff'] / 1e6:.1f} ms longer than the 0% path, planted {planted / 1e6:.1f} ms")
-    return 1 if failures else 0
+    return status()
 
 
 if __name__ == "__main__":

@@ -13,16 +13,12 @@ With --cost wall and no phases the most costly path must be rp-cpath's
 critical path, to the nanosecond.
 """
 import json
+import os
 import sys
 
-failures = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, status  # noqa: E402
 
-
-def check(ok, message):
-    global failures
-    print(("ok   " if ok else "FAIL ") + message)
-    if not ok:
-        failures += 1
 
 
 def paths(path):
@@ -66,7 +62,7 @@ def main(repr_path, topk_path, wall_path, cpath_path, ranks, c_us):
     check(top["cost"] == length, f"--cost wall: the 100% path {top['cost']} ns is the critical path {length} ns")
     percentiles = [p["percentile"] for p in sorted(wall, key=lambda p: p["order"])]
     check(percentiles[0] == 100 and percentiles[-1] == 0, f"percentiles run from 100 to 0: {percentiles}")
-    return 1 if failures else 0
+    return status()
 
 
 if __name__ == "__main__":
