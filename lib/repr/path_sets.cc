@@ -11,31 +11,6 @@ using graph::kNoNode;
 
 namespace {
 
-// A candidate with the path it really is: where it came from before any
-// hub (a path can reach a node along two edges, a call's own entry and the
-// hub of the collective that entry is in).
-struct Keyed {
-  std::pair<uint32_t, uint32_t> origin;
-  Candidate c;
-};
-
-// One candidate per path (a path reaches a phase's end on every rank its
-// hub fed), the most costly first; ties by origin, so the choice does not
-// depend on input order.
-void SortUnique(std::vector<Keyed>* keyed) {
-  std::sort(keyed->begin(), keyed->end(), [](const Keyed& a, const Keyed& b) {
-    return a.origin != b.origin ? a.origin < b.origin : a.c.cost > b.c.cost;
-  });
-  size_t unique = 0;
-  for (size_t i = 0; i < keyed->size(); ++i) {
-    if (unique == 0 || (*keyed)[unique - 1].origin != (*keyed)[i].origin) (*keyed)[unique++] = (*keyed)[i];
-  }
-  keyed->resize(unique);
-  std::sort(keyed->begin(), keyed->end(), [](const Keyed& a, const Keyed& b) {
-    return a.c.cost != b.c.cost ? a.c.cost > b.c.cost : a.origin < b.origin;
-  });
-}
-
 const RankSet* CarriedSet(const std::vector<RankSet>& carried, int32_t rank) {
   if (rank < 0 || static_cast<size_t>(rank) >= carried.size() || !carried[rank].started) return nullptr;
   return &carried[rank];
@@ -53,6 +28,24 @@ int64_t PathSets::TaskWeight(const graph::Graph& g, uint32_t entry, const std::v
   return std::max<int64_t>(ev.t0 - (set != nullptr ? set->time : run_start), 0);
 }
 
+void PathSets::SortByCost(std::vector<Keyed>* keyed) {
+  std::sort(keyed->begin(), keyed->end(), [](const Keyed& a, const Keyed& b) {
+    return a.c.cost != b.c.cost ? a.c.cost > b.c.cost : a.origin < b.origin;
+  });
+}
+
+void PathSets::SortUnique(std::vector<Keyed>* keyed) {
+  std::sort(keyed->begin(), keyed->end(), [](const Keyed& a, const Keyed& b) {
+    return a.origin != b.origin ? a.origin < b.origin : a.c.cost > b.c.cost;
+  });
+  size_t unique = 0;
+  for (size_t i = 0; i < keyed->size(); ++i) {
+    if (unique == 0 || (*keyed)[unique - 1].origin != (*keyed)[i].origin) (*keyed)[unique++] = (*keyed)[i];
+  }
+  keyed->resize(unique);
+  SortByCost(keyed);
+}
+
 std::pair<uint32_t, uint32_t> PathSets::Source(const graph::Graph& g, uint32_t from, uint32_t slot) const {
   if (from < Candidate::kCarried && g.is_hub(from)) {
     const Candidate& c = paths_[size_t{from} * config_.k + slot];
@@ -66,15 +59,12 @@ void PathSets::Keep(const graph::Graph& g, uint32_t node) {
   // are different nodes, a hub's members too, and an exit whose own entry
   // is in the hub it hears from takes the hub's paths only (Run). So no
   // duplicates to drop here, only an order to fix.
-  static thread_local std::vector<Keyed> keyed;
-  keyed.clear();
-  for (const Candidate& c : scratch_) keyed.push_back({Source(g, c.from, c.slot), c});
-  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-    return a.c.cost != b.c.cost ? a.c.cost > b.c.cost : a.origin < b.origin;
-  });
-  Choose(config_.select, static_cast<int>(keyed.size()), config_.k, &chosen_);
+  keyed_.clear();
+  for (const Candidate& c : scratch_) keyed_.push_back({Source(g, c.from, c.slot), c});
+  SortByCost(&keyed_);
+  Choose(config_.select, static_cast<int>(keyed_.size()), config_.k, &chosen_);
   Candidate* out = &paths_[size_t{node} * config_.k];
-  for (size_t j = 0; j < chosen_.size(); ++j) out[j] = keyed[chosen_[j]].c;
+  for (size_t j = 0; j < chosen_.size(); ++j) out[j] = keyed_[chosen_[j]].c;
   count_[node] = static_cast<uint8_t>(chosen_.size());
 }
 

@@ -22,6 +22,7 @@
 #define RP_LIB_REPR_PATH_SETS_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lib/graph/graph.h"
@@ -104,7 +105,22 @@ class PathSets {
   Config config_;
   std::vector<Candidate> paths_;  // k per node
   std::vector<uint8_t> count_;
+  // A candidate with the path it really is: where it came from before any
+  // hub (a path can reach a node along two edges, a call's own entry and
+  // the hub of the collective that entry is in).
+  struct Keyed {
+    std::pair<uint32_t, uint32_t> origin;
+    Candidate c;
+  };
+  // The most costly first; ties by origin, so the choice does not depend
+  // on input order.
+  static void SortByCost(std::vector<Keyed>* keyed);
+  // The same with one candidate per path (a path reaches a phase's end on
+  // every rank its hub fed).
+  static void SortUnique(std::vector<Keyed>* keyed);
+
   std::vector<Candidate> scratch_;
+  std::vector<Keyed> keyed_;
   std::vector<uint32_t> hub_of_;  // by event: the hub its entry is a member of
   std::vector<int> chosen_;
   // For Tasks: each rank's carried set and start, as Run saw them.
