@@ -184,14 +184,8 @@ Status RecordWriter::WriteCodeProfile(const Scope& run, const CodeProfile& code)
     trace::CpProfileRecord p;
     p.set_scope("context");
     p.set_fn(tree.functions()[c.function]);
-    std::vector<int64_t>& context = p.mutable_context();
-    std::vector<std::string>& path = p.mutable_path();
-    for (int32_t at = c.caller; at > profile::ContextTree::kRoot; at = tree.node(at).parent) {
-      context.push_back(tree.node(at).site);
-      path.push_back(tree.functions()[tree.node(at).function]);
-    }
-    std::reverse(path.begin(), path.end());
-    path.push_back(p.fn);
+    p.set_context(tree.Path(c.caller));
+    p.set_path(tree.FunctionPath(c.caller, c.function));
     FillProfile(c.stats, run.length, total, &p);
     p.clear_calls();
     p.clear_cp_mpi();

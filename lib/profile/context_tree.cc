@@ -1,5 +1,7 @@
 #include "lib/profile/context_tree.h"
 
+#include <algorithm>
+
 namespace rp::profile {
 
 ContextTree::ContextTree(const Frames& frames) : frames_(frames) {
@@ -63,6 +65,14 @@ int32_t ContextTree::InternSite(int64_t site) {
 std::vector<int64_t> ContextTree::Path(int32_t id) const {
   std::vector<int64_t> out;
   for (; id != kRoot && id >= 0; id = nodes_[id].parent) out.push_back(nodes_[id].site);
+  return out;
+}
+
+std::vector<std::string> ContextTree::FunctionPath(int32_t id, int32_t function) const {
+  std::vector<std::string> out;
+  for (; id != kRoot && id >= 0; id = nodes_[id].parent) out.push_back(functions_[nodes_[id].function]);
+  std::reverse(out.begin(), out.end());
+  out.push_back(functions_[function]);
   return out;
 }
 

@@ -58,6 +58,10 @@ class ContextTree {
   const Frames& frames() const { return frames_; }
   // Sites of the call path to `id`, innermost first (the root excluded).
   std::vector<int64_t> Path(int32_t id) const;
+  // The functions of that path, outermost first, then `function`: a
+  // function in the calling context `id` (its caller's node) as reports
+  // name it.
+  std::vector<std::string> FunctionPath(int32_t id, int32_t function) const;
   int64_t undefined_frames() const { return undefined_frames_; }
   // Function id of a name, -1 when no node has it.
   int32_t FindFunction(const std::string& name) const;

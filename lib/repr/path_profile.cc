@@ -81,12 +81,7 @@ Status PathProfiles::WriteScope(int64_t cluster, const Scope& scope, const profi
     if (cluster != kRun) r.set_cluster(cluster);
     r.set_scope("context");
     r.set_fn(tree.functions()[it->first.second]);
-    std::vector<std::string>& path = r.mutable_path();
-    for (int32_t at = it->first.first; at > profile::ContextTree::kRoot; at = tree.node(at).parent) {
-      path.push_back(tree.functions()[tree.node(at).function]);
-    }
-    std::reverse(path.begin(), path.end());
-    path.push_back(r.fn);
+    r.set_path(tree.FunctionPath(it->first.first, it->first.second));
     r.set_costs(it->second);
     RP_RETURN_IF_ERROR(out.Write(r));
   }
