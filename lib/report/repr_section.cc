@@ -55,10 +55,12 @@ std::vector<std::string> ReprSection::ClusterRows(bool markdown) const {
   for (size_t i = 0; i < order.size() && i < kClusterRows; ++i) {
     const auto& [cluster, slots] = order[i];
     const int64_t phases = phases_.count(cluster) ? phases_.at(cluster) : 0;
-    std::string name = cluster < 0 ? "run" : std::to_string(cluster);
+    // The whole run's paths run through every phase.
+    const std::string name = cluster < 0 ? "run" : std::to_string(cluster);
+    const std::string count = cluster < 0 ? "all" : std::to_string(phases);
     std::string line, shares;
     if (markdown) {
-      line = "| " + name + " | " + std::to_string(phases) + " |";
+      line = "| " + name + " | " + count + " |";
       for (const Slot& s : *slots) {
         line += " " + Duration(s.phases ? s.cost / s.phases : 0) + " (" +
                 Trim(Percent(s.phases ? s.share / s.phases : 0)) + ") |";
@@ -67,7 +69,7 @@ std::vector<std::string> ReprSection::ClusterRows(bool markdown) const {
       continue;
     }
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%7s %7lld", name.c_str(), static_cast<long long>(phases));
+    std::snprintf(buf, sizeof buf, "%7s %7s", name.c_str(), count.c_str());
     line = buf;
     shares = std::string(15, ' ');
     for (const Slot& s : *slots) {

@@ -5,44 +5,44 @@
 
 namespace rp::repr {
 
-PathProfiles::Scope& PathProfiles::At(int64_t cluster) {
-  Scope& s = clusters_[cluster];
-  if (s.path_cost.empty()) s.path_cost.assign(k_, 0);
-  return s;
+void OwnerCosts::Add(const profile::Share* begin, const profile::Share* end, const profile::ContextTree& tree) {
+  for (const profile::Share* s = begin; s != end; ++s) costs_.emplace_back(tree.node(s->node).owner, s->ns);
 }
 
-void PathProfiles::AddShares(int64_t cluster, int j, const profile::Share* begin, const profile::Share* end,
-                             const profile::ContextTree& tree) {
-  Scope& c = At(cluster);
-  if (run_.path_cost.empty()) run_.path_cost.assign(k_, 0);
-  for (const profile::Share* s = begin; s != end; ++s) {
-    const int32_t owner = tree.node(s->node).owner;
-    for (Scope* scope : {&c, &run_}) {
-      if (cluster == kRun && scope == &run_) continue;  // the cluster is the run
-      std::vector<int64_t>& costs = scope->by_owner[owner];
-      if (costs.empty()) costs.assign(k_, 0);
-      costs[j] += s->ns;
+void OwnerCosts::Normalize() {
+  std::sort(costs_.begin(), costs_.end());
+  size_t n = 0;
+  for (size_t i = 0; i < costs_.size(); ++i) {
+    if (n > 0 && costs_[n - 1].first == costs_[i].first) {
+      costs_[n - 1].second += costs_[i].second;
+    } else {
+      costs_[n++] = costs_[i];
     }
   }
+  costs_.resize(n);
 }
 
-void PathProfiles::AddPathCost(int64_t cluster, int j, int64_t cost) {
-  At(cluster).path_cost[j] += cost;
-  if (cluster != kRun) {
-    if (run_.path_cost.empty()) run_.path_cost.assign(k_, 0);
-    run_.path_cost[j] += cost;
+void PathProfiles::AddPath(int64_t cluster, int j, const OwnerCosts& code, int64_t cost) {
+  Scope& scope = clusters_[cluster];
+  if (scope.path_cost.empty()) scope.path_cost.assign(k_, 0);
+  scope.path_cost[j] += cost;
+  for (const auto& [owner, ns] : code.costs()) {
+    std::vector<int64_t>& costs = scope.by_owner[owner];
+    if (costs.empty()) costs.assign(k_, 0);
+    costs[j] += ns;
   }
 }
 
 Status PathProfiles::Write(const profile::ContextTree& tree, const std::vector<std::pair<int, int>>& pairs,
                            const std::vector<double>& percentiles, bool with_profiles, trace::Writer& out) const {
+  // Clusters in order, then the run (kRun sorts first).
   for (const auto& [cluster, scope] : clusters_) {
     if (cluster == kRun) continue;
     RP_RETURN_IF_ERROR(WriteScope(cluster, scope, tree, pairs, percentiles, with_profiles, out));
   }
   const auto run = clusters_.find(kRun);
-  if (run == clusters_.end() && run_.path_cost.empty()) return OkStatus();
-  return WriteScope(kRun, run != clusters_.end() ? run->second : run_, tree, pairs, percentiles, with_profiles, out);
+  if (run == clusters_.end()) return OkStatus();
+  return WriteScope(kRun, run->second, tree, pairs, percentiles, with_profiles, out);
 }
 
 Status PathProfiles::WriteScope(int64_t cluster, const Scope& scope, const profile::ContextTree& tree,

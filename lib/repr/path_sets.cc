@@ -54,17 +54,30 @@ std::pair<uint32_t, uint32_t> PathSets::Source(const graph::Graph& g, uint32_t f
   return {from, slot};
 }
 
-void PathSets::Keep(const graph::Graph& g, uint32_t node) {
+void PathSets::Keep(uint32_t node) {
   // Each path reaches a join once: the rank's own entry and its partners'
   // are different nodes, a hub's members too, and an exit whose own entry
   // is in the hub it hears from takes the hub's paths only (Run). So no
-  // duplicates to drop here, only an order to fix.
-  keyed_.clear();
-  for (const Candidate& c : scratch_) keyed_.push_back({Source(g, c.from, c.slot), c});
-  SortByCost(&keyed_);
-  Choose(config_.select, static_cast<int>(keyed_.size()), config_.k, &chosen_);
+  // duplicates to drop here, only an order to fix: the most costly first,
+  // ties by where they came from (not by input order). Each run of
+  // scratch_ (one node's set) is in that order already: a join of a few
+  // (a rank's own set and its partners') is merged, a hub's many sorted.
+  const auto before = [](const Candidate& a, const Candidate& b) { return Before(a, b); };
+  if (runs_.size() > kMergeRuns) {
+    std::sort(scratch_.begin(), scratch_.end(), before);
+  } else {
+    runs_.push_back(static_cast<uint32_t>(scratch_.size()));
+    for (size_t r = 2; r < runs_.size(); ++r) {
+      // scratch_[0, runs_[r - 1]) is merged; add the next run.
+      merged_.resize(runs_[r]);
+      std::merge(scratch_.begin(), scratch_.begin() + runs_[r - 1], scratch_.begin() + runs_[r - 1],
+                 scratch_.begin() + runs_[r], merged_.begin(), before);
+      std::copy(merged_.begin(), merged_.end(), scratch_.begin());
+    }
+  }
+  Choose(config_.select, static_cast<int>(scratch_.size()), config_.k, &chosen_);
   Candidate* out = &paths_[size_t{node} * config_.k];
-  for (size_t j = 0; j < chosen_.size(); ++j) out[j] = keyed_[chosen_[j]].c;
+  for (size_t j = 0; j < chosen_.size(); ++j) out[j] = scratch_[chosen_[j]];
   count_[node] = static_cast<uint8_t>(chosen_.size());
 }
 
@@ -79,12 +92,14 @@ void PathSets::Run(const graph::Graph& g, const std::vector<RankSet>& carried, i
   hub_of_.assign(g.events(), kNoNode);
   for (uint32_t node : g.order()) {
     scratch_.clear();
+    runs_.clear();
     if (g.is_hub(node)) {
       for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
         hub_of_[EventOf(*m)] = node;
+        runs_.push_back(static_cast<uint32_t>(scratch_.size()));
         for (uint32_t j = 0; j < count_[*m]; ++j) scratch_.push_back({paths_[*m * k + j].cost, *m, j});
       }
-      Keep(g, node);
+      Keep(node);
       continue;
     }
     const uint32_t e = EventOf(node);
@@ -125,27 +140,35 @@ void PathSets::Run(const graph::Graph& g, const std::vector<RankSet>& carried, i
       count_[node] = count_[node - 1];
       continue;
     }
-    for (uint32_t j = 0; !own_in_hub && j < count_[node - 1]; ++j) {
-      scratch_.push_back({paths_[(node - 1) * k + j].cost + local, node - 1, j});
+    if (!own_in_hub) {
+      runs_.push_back(0);
+      for (uint32_t j = 0; j < count_[node - 1]; ++j) {
+        scratch_.push_back({paths_[(node - 1) * k + j].cost + local, node - 1, j});
+      }
     }
     for (const graph::CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
       if (c->weight < 0 || c->from == node - 1) continue;  // dropped (a cycle), or its own entry
       const int64_t add = wall ? c->weight : 0;
+      runs_.push_back(static_cast<uint32_t>(scratch_.size()));
       for (uint32_t j = 0; j < count_[c->from]; ++j) scratch_.push_back({paths_[c->from * k + j].cost + add, c->from, j});
     }
-    Keep(g, node);
+    Keep(node);
   }
 }
 
-std::vector<Candidate> PathSets::Union(const graph::Graph& g, const std::vector<uint32_t>& nodes,
-                                       std::vector<int>* positions, int* total) const {
+std::vector<Candidate> PathSets::Union(const graph::Graph* g, const std::vector<uint32_t>& nodes,
+                                       const std::vector<Ended>& ended, std::vector<int>* positions,
+                                       int* total) const {
   std::vector<Keyed> keyed;
   const size_t k = config_.k;
   for (uint32_t node : nodes) {
     for (uint32_t j = 0; j < count_[node]; ++j) {
       const Candidate& c = paths_[node * k + j];
-      keyed.push_back({Source(g, c.from, c.slot), {c.cost, node, j}});
+      keyed.push_back({Source(*g, c.from, c.slot), {c.cost, node, j}});
     }
+  }
+  for (size_t i = 0; i < ended.size(); ++i) {
+    keyed.push_back({{Candidate::kCarried, ended[i].key}, {ended[i].cost, Candidate::kCarried, static_cast<uint32_t>(i)}});
   }
   SortUnique(&keyed);
   std::vector<int> chosen;

@@ -76,12 +76,22 @@ class PathSets {
   const Candidate* begin(uint32_t node) const { return &paths_[size_t{node} * config_.k]; }
   const Candidate* end(uint32_t node) const { return begin(node) + count_[node]; }
 
-  // The k paths representing all paths at `nodes` (a phase's end: each
-  // rank's last exit), a path reaching several of them counted once.
-  // *positions gets each kept path's place among the *total distinct
-  // candidates, most costly first (for its percentile).
-  std::vector<Candidate> Union(const graph::Graph& g, const std::vector<uint32_t>& nodes,
-                               std::vector<int>* positions = nullptr, int* total = nullptr) const;
+  // A path that ended in an earlier window: a slot of a rank's carried
+  // set (a rank with no calls since). `key` names the path: the same key
+  // for the same path carried by several ranks.
+  struct Ended {
+    int64_t cost;
+    uint32_t key;
+  };
+  // The k paths representing all paths at `nodes` of `g` (a phase's end:
+  // each rank's last exit) and `ended`, a path reaching several of them
+  // counted once. A kept ended path is {cost, Candidate::kCarried, its
+  // index in `ended`}. *positions gets each kept path's place among the
+  // *total distinct candidates, most costly first (for its percentile).
+  // `g` may be null when `nodes` is empty.
+  std::vector<Candidate> Union(const graph::Graph* g, const std::vector<uint32_t>& nodes,
+                               const std::vector<Ended>& ended = {}, std::vector<int>* positions = nullptr,
+                               int* total = nullptr) const;
   // Each rank's set after this window, for the next.
   void Carry(const graph::Graph& g, std::vector<RankSet>* carried) const;
 
@@ -97,8 +107,15 @@ class PathSets {
  private:
   // Where a candidate reached through a hub really came from.
   std::pair<uint32_t, uint32_t> Source(const graph::Graph& g, uint32_t from, uint32_t slot) const;
-  // Keeps the k of scratch_ (any order, duplicates allowed) at `node`.
-  void Keep(const graph::Graph& g, uint32_t node);
+  // Keeps the k of scratch_ (runs_ of sets in Before order) at `node`.
+  void Keep(uint32_t node);
+  // The order of a node's set: the most costly first, then by the node
+  // and slot it came from.
+  static bool Before(const Candidate& a, const Candidate& b) {
+    if (a.cost != b.cost) return a.cost > b.cost;
+    return a.from != b.from ? a.from < b.from : a.slot < b.slot;
+  }
+  static constexpr size_t kMergeRuns = 8;  // more are sorted
   int64_t TaskWeight(const graph::Graph& g, uint32_t entry, const std::vector<RankSet>& carried,
                      int64_t run_start) const;
 
@@ -119,8 +136,8 @@ class PathSets {
   // every rank its hub fed).
   static void SortUnique(std::vector<Keyed>* keyed);
 
-  std::vector<Candidate> scratch_;
-  std::vector<Keyed> keyed_;
+  std::vector<Candidate> scratch_, merged_;
+  std::vector<uint32_t> runs_;  // where each sorted run of scratch_ begins
   std::vector<uint32_t> hub_of_;  // by event: the hub its entry is a member of
   std::vector<int> chosen_;
   // For Tasks: each rank's carried set and start, as Run saw them.

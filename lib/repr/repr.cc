@@ -12,6 +12,7 @@
 #include "lib/graph/window_graphs.h"
 #include "lib/profile/attribution.h"
 #include "lib/repr/path_profile.h"
+#include "lib/repr/path_summary.h"
 #include "lib/trace/codec.h"
 
 namespace rp::repr {
@@ -19,87 +20,212 @@ namespace {
 
 using window::kNone;
 
-// A task as written: its rank, the call it leads to, its computation.
-struct PathTask {
-  int32_t rank;
-  int64_t seq;
-  int64_t t0, t1, cost;
-};
-
-// The tasks a kept path has so far in earlier windows of its phase, as a
-// chain of parts shared by the paths that went through them.
+// The tasks of kept paths in earlier windows, as a chain of parts shared by
+// the paths that went through them.
 struct Part {
-  std::vector<PathTask> tasks;
-  std::vector<profile::Share> shares;  // its tasks' code
+  std::vector<Interval> summary;  // Space::kPath only
+  OwnerCosts code;
   int32_t prev = -1;
   int32_t refs = 0;
+};
+
+// One propagation of path sets over the windows, and the parts its paths
+// have so far: the phases' (a path starts afresh at each phase) or the
+// whole run's.
+class Track {
+ public:
+  Track(const Config& config, bool keep_summary) : sets(config), keep_summary_(keep_summary) {}
+
+  PathSets sets;
+  std::vector<RankSet> carried;  // after the last window
+
+  // The part slot `slot` of rank `rank`'s carried set ends with; -1 when
+  // none (the path starts in this window, or its parts were not kept).
+  int32_t Head(int32_t rank, int slot) const {
+    if (static_cast<size_t>(rank) >= heads_.size() || static_cast<size_t>(slot) >= heads_[rank].size()) return -1;
+    return heads_[rank][slot];
+  }
+  bool has_heads(int32_t rank) const { return static_cast<size_t>(rank) < heads_.size() && !heads_[rank].empty(); }
+  const Part& part(int32_t id) const { return parts_[id]; }
+
+  // The window `w` is done with: each rank's paths so far become parts
+  // when `keep` (the run, or a phase that may run on), and become the
+  // carried sets.
+  void Continue(const graph::Graph& g, bool keep, const profile::Attribution& attribution) {
+    std::vector<std::vector<int32_t>> heads(std::max(heads_.size(), g.ranks()));
+    std::map<std::pair<uint32_t, uint32_t>, int32_t> made;  // by (node, slot): paths shared through hubs
+    for (size_t rank = 0; keep && rank < heads.size(); ++rank) {
+      const uint32_t last = rank < g.ranks() ? g.last_event(rank) : graph::kNoNode;
+      if (last == graph::kNoNode) {
+        if (rank < heads_.size()) heads[rank] = heads_[rank];  // no calls here: its paths stand
+        for (int32_t h : heads[rank]) Retain(h);
+        continue;
+      }
+      const uint32_t exit = graph::Exit(last);
+      for (const Candidate* c = sets.begin(exit); c != sets.end(exit); ++c) {
+        const uint32_t slot = static_cast<uint32_t>(c - sets.begin(exit));
+        auto [it, fresh] = made.emplace(std::pair<uint32_t, uint32_t>{c->from, c->slot}, -1);
+        if (fresh) {
+          const PathSets::Origin origin = sets.Tasks(g, Candidate{c->cost, exit, slot}, &tasks_);
+          Part part;
+          part.prev = origin.carried_rank >= 0 ? Head(origin.carried_rank, origin.carried_slot) : -1;
+          Retain(part.prev);
+          Summarize(g, tasks_, attribution, keep_summary_ ? &part.summary : nullptr, &part.code);
+          it->second = NewPart(std::move(part));
+        }
+        Retain(it->second);
+        heads[rank].push_back(it->second);
+      }
+    }
+    for (auto& rank : heads_) {
+      for (int32_t h : rank) Release(h);
+    }
+    heads_ = std::move(heads);
+    for (auto& rank : heads_) {
+      for (int32_t h : rank) Fold(h);
+    }
+    sets.Carry(g, &carried);
+  }
+
+  // A path's tasks `tasks` of window graph `g`: appended to `summary`
+  // (unless null) and their code to `code` (not normalized). The time
+  // before MPI_Init is not the application's: not a task.
+  static void Summarize(const graph::Graph& g, const std::vector<Task>& tasks, const profile::Attribution& attribution,
+                        std::vector<Interval>* summary, OwnerCosts* code) {
+    for (const Task& t : tasks) {
+      const window::Event& ev = g.window().events[t.event];
+      if (ev.category() == mpi::Category::kInit) continue;
+      if (summary != nullptr) Push(summary, {ev.rank, ev.seq, ev.seq, t.t0, t.t1, t.cost, 1});
+      const profile::Attribution::Computation c = attribution.Before(t.event);
+      code->Add(c.begin, c.end, attribution.tree());
+    }
+    code->Normalize();
+  }
+
+ private:
+  int32_t NewPart(Part part) {
+    int32_t id;
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+      parts_[id] = std::move(part);
+    } else {
+      id = static_cast<int32_t>(parts_.size());
+      parts_.push_back(std::move(part));
+    }
+    parts_[id].refs = 0;  // the heads that take it retain it
+    return id;
+  }
+  void Retain(int32_t id) {
+    if (id >= 0) ++parts_[id].refs;
+  }
+  void Release(int32_t id) {
+    while (id >= 0 && --parts_[id].refs == 0) {
+      const int32_t prev = parts_[id].prev;
+      Free(id);
+      id = prev;
+    }
+  }
+  void Free(int32_t id) {
+    parts_[id] = Part{};
+    free_.push_back(id);
+  }
+  // A part's predecessors that lead to it alone are folded into it, so a
+  // chain holds one part per branch, not one per window: memory follows
+  // the kept paths, not the run's length.
+  void Fold(int32_t id) {
+    Part& part = parts_[id];
+    while (part.prev >= 0 && parts_[part.prev].refs == 1) {
+      Part& prev = parts_[part.prev];
+      for (const Interval& i : part.summary) Push(&prev.summary, i);
+      part.summary = std::move(prev.summary);
+      part.code.Add(prev.code);
+      part.code.Normalize();
+      const int32_t gone = part.prev;
+      part.prev = prev.prev;  // its reference passes to `part`
+      Free(gone);
+    }
+  }
+
+  bool keep_summary_;
+  std::vector<Part> parts_;
+  std::vector<int32_t> free_;
+  std::vector<std::vector<int32_t>> heads_;  // by rank, slot of its carried set
+  std::vector<Task> tasks_;
 };
 
 class Stage {
  public:
   Stage(const StageConfig& config, const window::Dictionary& dict, trace::Writer& out)
-      : config_(config), out_(out), sets_(Config{config.k, config.select, config.cost, /*reset_at_phase=*/true}),
+      : config_(config), out_(out),
+        run_(Config{config.k, config.select, config.cost, /*reset_at_phase=*/false}, config.space == Space::kPath),
+        phases_(Config{config.k, config.select, config.cost, /*reset_at_phase=*/true}, config.space == Space::kPath),
         attribution_(dict), profiles_(config.k) {}
 
-  // Windows no longer needed go to *done, for their buffers to be reused.
-  Status AddWindow(std::unique_ptr<graph::WindowGraph> w, std::vector<std::unique_ptr<graph::WindowGraph>>* done) {
-    const graph::Graph& g = w->graph;
-    const window::Window& win = w->window;
+  Status AddWindow(const graph::WindowGraph& w) {
+    const graph::Graph& g = w.graph;
+    const window::Window& win = w.window;
     RP_RETURN_IF_ERROR(NotePhases(win));
     if (config_.passthrough) {
       for (const window::Line& r : win.lines) RP_RETURN_IF_ERROR(out_.WriteRaw(win.text(r)));
     }
-    if (win.events.empty()) {
-      // Records after the last call (a sample, a site): nothing for the
-      // paths, and the pending window may still be the last with calls;
-      // their samples are counted once it is done with.
-      if (!pending_) {
-        RP_RETURN_IF_ERROR(attribution_.AddWindow(win, run_start_));
-        done->push_back(std::move(w));
-      } else {
-        trailing_.push_back(std::move(w));
-      }
-      return OkStatus();
-    }
-    // The window before this one ended in mid-phase: the phase runs on.
-    if (pending_) {
-      Continue(*pending_);
-      done->push_back(std::move(pending_));
-    }
-    RP_RETURN_IF_ERROR(AddTrailing(done));
     attribution_.ForgetBefore(INT64_MAX);  // only the window's own tasks are asked for
+    if (win.events.empty()) return attribution_.AddWindow(win, run_start_);  // samples after the last call
+    std::map<int32_t, int64_t> events;  // by phase
+    for (const window::Event& e : win.events) ++events[e.phase];
     if (!started_) {
       started_ = true;
       run_start_ = g.application_start();
+      phased_ = !expected_.empty() || events.rbegin()->first != kNone;
     }
     RP_RETURN_IF_ERROR(attribution_.AddWindow(win, run_start_));
-    sets_.Run(g, carried_, run_start_);
-    std::set<int32_t> phases;
-    for (const window::Event& e : win.events) phases.insert(e.phase);
-    tagged_ |= *phases.rbegin() != kNone;
-    // Every phase but the window's last ends here; so does the last when
-    // the window ends at its closing synchronization.
-    const int32_t last = *phases.rbegin();
-    for (int32_t p : phases) {
-      if (p != last) RP_RETURN_IF_ERROR(Complete(g, p));
+    run_.sets.Run(g, run_.carried, run_start_);
+    NoteSpans(win);
+    if (phased_) {
+      // A phase that ran on into this window but has no calls here ended
+      // where the last window did.
+      for (auto it = open_.begin(); it != open_.end();) {
+        if (events.count(*it) == 0) {
+          RP_RETURN_IF_ERROR(Complete(phases_, nullptr, *it));
+          it = open_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      phases_.sets.Run(g, phases_.carried, run_start_);
+      // Every phase but the window's last ends here; so does the last
+      // when all its calls (its phase record's count) have been seen.
+      // Without a count the next window tells.
+      const int32_t last = events.rbegin()->first;
+      for (const auto& [phase, n] : events) {
+        if (phase == kNone) continue;
+        if (phase <= done_until_ && open_.count(phase) == 0 && !warned_reopened_) {
+          warned_reopened_ = true;
+          spdlog::warn("phase {} has calls after its phase record's count of calls, or after a later phase: its "
+                       "paths are told once per stretch",
+                       phase);
+        }
+        const auto expected = expected_.find(phase);
+        seen_[phase] += n;
+        if (phase != last || (expected != expected_.end() && seen_[phase] >= expected->second)) {
+          RP_RETURN_IF_ERROR(Complete(phases_, &g, phase));
+          open_.erase(phase);
+          seen_.erase(phase);
+          done_until_ = std::max(done_until_, phase);
+        } else {
+          open_.insert(phase);
+        }
+      }
+      phases_.Continue(g, !open_.empty(), attribution_);
     }
-    if (last != kNone && win.ends_with_sync) {
-      RP_RETURN_IF_ERROR(Complete(g, last));
-      sets_.Carry(g, &carried_);
-      done->push_back(std::move(w));
-      return OkStatus();
-    }
-    pending_ = std::move(w);  // ends here or runs on: the next window says
+    run_.Continue(g, true, attribution_);
     return OkStatus();
   }
 
   Status Finish() {
-    if (pending_) {
-      const window::Window& win = pending_->window;
-      RP_RETURN_IF_ERROR(Complete(pending_->graph, LastPhase(win)));
-    }
-    std::vector<std::unique_ptr<graph::WindowGraph>> done;
-    RP_RETURN_IF_ERROR(AddTrailing(&done));
+    for (int32_t phase : open_) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
+    open_.clear();
+    if (started_) RP_RETURN_IF_ERROR(Complete(run_, nullptr, kNone));
     attribution_.Finish();
     if (!attribution_.any_samples()) {
       spdlog::info("the trace has no samples: path profiles and differences name the function calling the MPI "
@@ -121,35 +247,17 @@ class Stage {
   }
 
   bool any_calls() const { return started_; }
+  bool phased() const { return phased_; }
 
-  // The windows without calls held behind the pending one: their samples.
-  Status AddTrailing(std::vector<std::unique_ptr<graph::WindowGraph>>* done) {
-    for (auto& t : trailing_) {
-      attribution_.ForgetBefore(INT64_MAX);
-      RP_RETURN_IF_ERROR(attribution_.AddWindow(t->window, run_start_));
-      done->push_back(std::move(t));
-    }
-    trailing_.clear();
-    return OkStatus();
-  }
-  bool tagged() const { return tagged_; }
-
-  // A phase record: its cluster (the first phase's record comes before
-  // the first call, among the dictionary records).
+  // A phase record: its cluster and its number of calls.
   Status NotePhase(std::string_view line) {
     RP_RETURN_IF_ERROR(decoder_.DecodeCopy(line, &record_));
     if (record_.phase.has_cluster()) cluster_of_[record_.phase.id] = record_.phase.cluster;
+    if (record_.phase.has_events()) expected_[static_cast<int32_t>(record_.phase.id)] = record_.phase.events;
     return OkStatus();
   }
 
  private:
-  // kNone when the events carry no phase.
-  static int32_t LastPhase(const window::Window& w) {
-    int32_t last = kNone;
-    for (const window::Event& e : w.events) last = std::max(last, e.phase);
-    return last;
-  }
-
   Status NotePhases(const window::Window& w) {
     for (const window::Line& r : w.lines) {
       if (r.type == trace::RecordType::kPhase) RP_RETURN_IF_ERROR(NotePhase(w.text(r)));
@@ -157,90 +265,150 @@ class Stage {
     return OkStatus();
   }
 
-  // The phase's paths: those representing every path at each rank's last
-  // call of it.
-  Status Complete(const graph::Graph& g, int32_t phase) {
-    const window::Window& w = g.window();
-    // Each rank's last call of the phase; the phase's time, from the
-    // earliest of its first tasks' starts to the last call's end (its
-    // entry for MPI_Finalize), the span its paths can cover.
-    std::vector<uint32_t> last(g.ranks(), graph::kNoNode);
+  // Each phase's time so far, and the run's: from the earliest of its
+  // first tasks' starts to its last call's end (its entry for
+  // MPI_Finalize), the span its paths can cover.
+  struct Span {
     int64_t start = INT64_MAX, end = INT64_MIN;
+  };
+  void NoteSpans(const window::Window& w) {
     for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
-      int64_t before = rank < carried_.size() && carried_[rank].started ? carried_[rank].time : run_start_;
-      bool first = true;
+      int64_t before = rank < run_.carried.size() && run_.carried[rank].started ? run_.carried[rank].time : run_start_;
+      // The phase whose first task on this rank was seen (MPI_Init's is not one).
+      int32_t begun = rank < run_.carried.size() && run_.carried[rank].started ? run_.carried[rank].phase : INT32_MIN;
       for (uint32_t e : w.by_rank[rank]) {
         const window::Event& ev = w.events[e];
-        if (ev.phase != phase) {
-          before = ev.t1;
-          continue;
+        const int64_t end = ev.bounds_application() ? ev.t0 : ev.t1;
+        run_span_.end = std::max(run_span_.end, end);
+        if (phased_ && ev.phase != kNone) {
+          Span& span = spans_[ev.phase];
+          if (ev.phase != begun && ev.category() != mpi::Category::kInit) {
+            span.start = std::min(span.start, std::max(before, run_start_));
+            begun = ev.phase;
+          }
+          span.end = std::max(span.end, end);
         }
-        if (first && ev.category() != mpi::Category::kInit) {
-          start = std::min(start, std::max(before, run_start_));
-          first = false;
-        }
-        last[rank] = e;
-        end = std::max(end, ev.bounds_application() ? ev.t0 : ev.t1);
+        before = ev.t1;
       }
     }
+  }
+
+  // The paths of `phase` (kNone: the run, on track run_) that represent
+  // every path at each rank's last call of it: in window `g` (null when
+  // none of its calls is there), or in a rank's carried set when it made
+  // no call of it since.
+  Status Complete(Track& track, const graph::Graph* g, int32_t phase) {
+    const bool run = phase == kNone;
+    Span span = run ? Span{run_start_, run_span_.end} : spans_[phase];
+    if (!run) spans_.erase(phase);
     // A phase of MPI_Init alone has no tasks: no paths to show.
-    if (start == INT64_MAX) return OkStatus();
+    if (span.start == INT64_MAX) return OkStatus();
     std::vector<uint32_t> nodes;
-    for (uint32_t e : last) {
-      if (e != graph::kNoNode) nodes.push_back(graph::Exit(e));
+    std::vector<bool> here(track.carried.size());
+    if (g != nullptr) {
+      const window::Window& w = g->window();
+      for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+        for (auto e = w.by_rank[rank].rbegin(); e != w.by_rank[rank].rend(); ++e) {
+          if (run || w.events[*e].phase == phase) {
+            nodes.push_back(graph::Exit(*e));
+            if (rank < here.size()) here[rank] = true;
+            break;
+          }
+        }
+      }
+    }
+    // Ranks whose last call of it was in an earlier window: their carried
+    // paths, one entry per path (the part it ends with).
+    std::vector<PathSets::Ended> ended;
+    std::vector<std::pair<int32_t, int>> ended_at;  // rank, slot
+    std::map<int32_t, size_t> by_part;
+    for (size_t rank = 0; rank < track.carried.size(); ++rank) {
+      const RankSet& set = track.carried[rank];
+      if (here[rank] || !set.started || (!run && set.phase != phase) || !track.has_heads(rank)) continue;
+      for (size_t slot = 0; slot < set.paths.size(); ++slot) {
+        const int32_t part = track.Head(static_cast<int32_t>(rank), static_cast<int>(slot));
+        auto [it, fresh] = by_part.emplace(part, ended.size());
+        if (fresh) {
+          ended.push_back({set.paths[slot].cost, static_cast<uint32_t>(rank * config_.k + slot)});
+          ended_at.emplace_back(static_cast<int32_t>(rank), static_cast<int>(slot));
+        } else {
+          ended[it->second].cost = std::max(ended[it->second].cost, set.paths[slot].cost);
+        }
+      }
     }
     std::vector<int> positions;
     int total = 0;
-    const std::vector<Candidate> kept = sets_.Union(g, nodes, &positions, &total);
+    const std::vector<Candidate> kept = track.sets.Union(g, nodes, ended, &positions, &total);
     int64_t cluster = -1;
     if (auto it = cluster_of_.find(phase); it != cluster_of_.end()) cluster = it->second;
-    if (phase == kNone) start = run_start_;  // the run as one phase, maybe over many windows
-    const int64_t span = start < end ? end - start : 0;
-    const int64_t profile_cluster = phase == kNone ? PathProfiles::kRun : std::max<int64_t>(cluster, 0);
+    const int64_t length = span.start < span.end ? span.end - span.start : 0;
+    // A phase without a cluster (phases tagged by another tool) is a
+    // cluster of its own.
+    const int64_t profile = run ? PathProfiles::kRun : cluster >= 0 ? cluster : phase;
     for (size_t j = 0; j < kept.size(); ++j) {
       // Fewer paths than k (a phase with few candidates): each goes to the
       // slot of its percentile, so slot j means the same in every phase.
       const int slot = Slot(positions[j], total);
-      std::vector<PathTask> tasks;
-      Walk(g, kept[j], &tasks, profile_cluster, slot);
-      profiles_.AddPathCost(profile_cluster, slot, kept[j].cost);
-      if (config_.space == Space::kProf) continue;
-      // One interval per run of tasks on one rank.
-      std::vector<trace::PathIntervalRecord> intervals;
-      std::set<int64_t> ranks;
-      for (const PathTask& t : tasks) {
-        ranks.insert(t.rank);
-        if (!intervals.empty() && intervals.back().rank == t.rank) {
-          trace::PathIntervalRecord& i = intervals.back();
-          i.set_last(t.seq);
-          i.set_t1(t.t1);
-          i.set_cost(i.cost + t.cost);
-          i.set_tasks(i.tasks + 1);
-          continue;
-        }
-        trace::PathIntervalRecord& i = intervals.emplace_back();
-        if (phase != kNone) i.set_phase(phase);
-        i.set_path(static_cast<int64_t>(j) + 1);
-        i.set_rank(t.rank);
-        i.set_first(t.seq);
-        i.set_last(t.seq);
-        i.set_t0(t.t0);
-        i.set_t1(t.t1);
-        i.set_cost(t.cost);
-        i.set_tasks(1);
+      std::vector<Interval> summary;
+      OwnerCosts code;
+      int32_t head = -1;
+      if (kept[j].from == Candidate::kCarried) {
+        const auto [rank, s] = ended_at[kept[j].slot];
+        head = track.Head(rank, s);
+      } else {
+        const PathSets::Origin origin = track.sets.Tasks(*g, kept[j], &tasks_);
+        if (origin.carried_rank >= 0) head = track.Head(origin.carried_rank, origin.carried_slot);
       }
-      trace::PathRecord r;
-      if (phase != kNone) r.set_phase(phase);
-      if (cluster >= 0) r.set_cluster(cluster);
-      r.set_order(static_cast<int64_t>(j) + 1);
-      r.set_percentile(Percentile(static_cast<int>(j), positions[j], total, static_cast<int>(kept.size())));
-      r.set_cost(kept[j].cost);
-      if (span > 0) r.set_share(static_cast<double>(kept[j].cost) / static_cast<double>(span));
-      r.set_ranks(std::vector<int64_t>(ranks.begin(), ranks.end()));
-      r.set_tasks(static_cast<int64_t>(tasks.size()));
-      r.set_intervals(static_cast<int64_t>(intervals.size()));
-      RP_RETURN_IF_ERROR(out_.Write(r));
-      for (const trace::PathIntervalRecord& i : intervals) RP_RETURN_IF_ERROR(out_.Write(i));
+      // Earlier windows' parts, oldest first, then this window's tasks.
+      std::vector<int32_t> chain;
+      for (int32_t part = head; part >= 0; part = track.part(part).prev) chain.push_back(part);
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        for (const Interval& i : track.part(*it).summary) Push(&summary, i);
+        code.Add(track.part(*it).code);
+      }
+      if (kept[j].from != Candidate::kCarried) {
+        Track::Summarize(*g, tasks_, attribution_, config_.space == Space::kPath ? &summary : nullptr, &code);
+      }
+      code.Normalize();
+      profiles_.AddPath(profile, slot, code, kept[j].cost);
+      if (config_.space == Space::kProf) continue;
+      RP_RETURN_IF_ERROR(WritePath(phase, cluster, static_cast<int>(j), positions[j], total,
+                                   static_cast<int>(kept.size()), kept[j].cost, length, summary));
+    }
+    return OkStatus();
+  }
+
+  Status WritePath(int32_t phase, int64_t cluster, int j, int position, int total, int kept, int64_t cost,
+                   int64_t length, const std::vector<Interval>& summary) {
+    std::set<int64_t> ranks;
+    int64_t tasks = 0;
+    for (const Interval& i : summary) {
+      ranks.insert(i.rank);
+      tasks += i.tasks;
+    }
+    trace::PathRecord r;
+    if (phase != kNone) r.set_phase(phase);
+    if (cluster >= 0) r.set_cluster(cluster);
+    r.set_order(int64_t{j} + 1);
+    r.set_percentile(Percentile(j, position, total, kept));
+    r.set_cost(cost);
+    if (length > 0) r.set_share(static_cast<double>(cost) / static_cast<double>(length));
+    r.set_ranks(std::vector<int64_t>(ranks.begin(), ranks.end()));
+    r.set_tasks(tasks);
+    r.set_intervals(static_cast<int64_t>(summary.size()));
+    RP_RETURN_IF_ERROR(out_.Write(r));
+    for (const Interval& i : summary) {
+      trace::PathIntervalRecord w;
+      if (phase != kNone) w.set_phase(phase);
+      w.set_path(int64_t{j} + 1);
+      w.set_rank(i.rank);
+      w.set_first(i.first);
+      w.set_last(i.last);
+      w.set_t0(i.t0);
+      w.set_t1(i.t1);
+      w.set_cost(i.cost);
+      w.set_tasks(i.tasks);
+      RP_RETURN_IF_ERROR(out_.Write(w));
     }
     return OkStatus();
   }
@@ -266,119 +434,19 @@ class Stage {
     return static_cast<int>((2 * int64_t{position} * (config_.k - 1) + (total - 1)) / (2 * int64_t{total - 1}));
   }
 
-  // A kept path's tasks: earlier windows' parts, then this window's; their
-  // code goes to slot j's profile in `cluster`.
-  void Walk(const graph::Graph& g, const Candidate& path, std::vector<PathTask>* out, int64_t cluster, int j) {
-    const PathSets::Origin origin = sets_.Tasks(g, path, &tasks_);
-    out->clear();
-    int32_t part = origin.carried_rank >= 0 ? Head(origin.carried_rank, origin.carried_slot) : -1;
-    std::vector<int32_t> chain;
-    for (; part >= 0; part = parts_[part].prev) chain.push_back(part);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      out->insert(out->end(), parts_[*it].tasks.begin(), parts_[*it].tasks.end());
-      const std::vector<profile::Share>& shares = parts_[*it].shares;
-      profiles_.AddShares(cluster, j, shares.data(), shares.data() + shares.size(), attribution_.tree());
-    }
-    AppendTasks(g, out);
-    for (const Task& t : tasks_) {
-      const profile::Attribution::Computation c = attribution_.Before(t.event);
-      profiles_.AddShares(cluster, j, c.begin, c.end, attribution_.tree());
-    }
-  }
-
-  // tasks_ as written; the time before MPI_Init is not the application's.
-  void AppendTasks(const graph::Graph& g, std::vector<PathTask>* out) const {
-    for (const Task& t : tasks_) {
-      const window::Event& ev = g.window().events[t.event];
-      if (ev.category() == mpi::Category::kInit) continue;
-      out->push_back({ev.rank, ev.seq, t.t0, t.t1, t.cost});
-    }
-  }
-
-  int32_t Head(int32_t rank, int slot) const {
-    if (static_cast<size_t>(rank) >= heads_.size() || static_cast<size_t>(slot) >= heads_[rank].size()) return -1;
-    return heads_[rank][slot];
-  }
-
-  // The phase runs on past `w`: each rank's paths so far become parts.
-  void Continue(const graph::WindowGraph& w) {
-    const graph::Graph& g = w.graph;
-    std::vector<std::vector<int32_t>> heads(std::max(heads_.size(), g.ranks()));
-    std::map<std::pair<uint32_t, uint32_t>, int32_t> made;  // by (node, slot): paths shared through hubs
-    for (size_t rank = 0; rank < g.ranks(); ++rank) {
-      const uint32_t last = g.last_event(rank);
-      if (last == graph::kNoNode) {
-        if (rank < heads_.size()) heads[rank] = heads_[rank];  // no calls here: its paths stand
-        for (int32_t h : heads[rank]) Retain(h);
-        continue;
-      }
-      const uint32_t exit = graph::Exit(last);
-      for (const Candidate* c = sets_.begin(exit); c != sets_.end(exit); ++c) {
-        const uint32_t slot = static_cast<uint32_t>(c - sets_.begin(exit));
-        const Candidate at{c->cost, exit, slot};
-        const std::pair<uint32_t, uint32_t> key{c->from, c->slot};
-        auto [it, fresh] = made.emplace(key, -1);
-        if (fresh) {
-          const PathSets::Origin origin = sets_.Tasks(g, at, &tasks_);
-          Part part;
-          part.prev = origin.carried_rank >= 0 ? Head(origin.carried_rank, origin.carried_slot) : -1;
-          Retain(part.prev);
-          AppendTasks(g, &part.tasks);
-          for (const Task& t : tasks_) {
-            const profile::Attribution::Computation comp = attribution_.Before(t.event);
-            part.shares.insert(part.shares.end(), comp.begin, comp.end);
-          }
-          it->second = NewPart(std::move(part));
-        }
-        Retain(it->second);
-        heads[rank].push_back(it->second);
-      }
-    }
-    for (auto& rank : heads_) {
-      for (int32_t h : rank) Release(h);
-    }
-    heads_ = std::move(heads);
-    sets_.Carry(g, &carried_);
-  }
-
-  int32_t NewPart(Part part) {
-    int32_t id;
-    if (!free_.empty()) {
-      id = free_.back();
-      free_.pop_back();
-      parts_[id] = std::move(part);
-    } else {
-      id = static_cast<int32_t>(parts_.size());
-      parts_.push_back(std::move(part));
-    }
-    parts_[id].refs = 0;  // the heads that take it retain it
-    return id;
-  }
-  void Retain(int32_t id) {
-    if (id >= 0) ++parts_[id].refs;
-  }
-  void Release(int32_t id) {
-    while (id >= 0 && --parts_[id].refs == 0) {
-      const int32_t prev = parts_[id].prev;
-      parts_[id].tasks = {};
-      parts_[id].shares = {};
-      free_.push_back(id);
-      id = prev;
-    }
-  }
-
   const StageConfig& config_;
   trace::Writer& out_;
-  PathSets sets_;
-  std::vector<RankSet> carried_;
-  std::unique_ptr<graph::WindowGraph> pending_;
-  std::vector<std::unique_ptr<graph::WindowGraph>> trailing_;  // without calls, after pending_
-  bool started_ = false, tagged_ = false;
+  Track run_;     // the whole run's paths
+  Track phases_;  // each phase's, when the trace has phases
+  bool started_ = false, phased_ = false, warned_reopened_ = false;
   int64_t run_start_ = 0;
   std::map<int64_t, int64_t> cluster_of_;  // phase id -> cluster (rp-phases)
-  std::vector<Part> parts_;
-  std::vector<int32_t> free_;
-  std::vector<std::vector<int32_t>> heads_;  // by rank, slot of its carried set
+  std::map<int32_t, int64_t> expected_;    // phase id -> its calls (rp-phases)
+  std::map<int32_t, int64_t> seen_;        // phase id -> its calls so far, while open
+  std::set<int32_t> open_;                 // phases that may run on into the next window
+  int32_t done_until_ = kNone;             // the latest phase told
+  std::map<int32_t, Span> spans_;          // by phase, until told
+  Span run_span_;
   std::vector<Task> tasks_;
   profile::Attribution attribution_;
   PathProfiles profiles_;
@@ -409,15 +477,14 @@ Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out
       RP_ASSIGN_OR_RETURN(std::unique_ptr<graph::WindowGraph> p, source.Next());
       if (!p) break;
       backward += p->graph.problems().backward_edges;
-      std::vector<std::unique_ptr<graph::WindowGraph>> done;
-      RP_RETURN_IF_ERROR(stage.AddWindow(std::move(p), &done));
-      for (auto& d : done) source.Recycle(std::move(d));
+      RP_RETURN_IF_ERROR(stage.AddWindow(*p));
+      source.Recycle(std::move(p));
     }
     window::WarnAboutInput(windows);
     if (!stage.any_calls()) return NothingError("the trace has no mpi records: no paths");
     RP_RETURN_IF_ERROR(stage.Finish());
   }
-  if (!stage.tagged()) {
+  if (!stage.phased()) {
     spdlog::info("no phase records (rp-phases): the whole run is one phase");
   }
   if (backward > 0) {

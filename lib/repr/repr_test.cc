@@ -55,7 +55,7 @@ std::unique_ptr<Analysed> Analyse(const std::string& text, Config config) {
   a->sets->Run(a->graph, {}, a->graph.application_start());
   std::vector<uint32_t> last;
   for (size_t r = 0; r < a->graph.ranks(); ++r) last.push_back(graph::Exit(a->graph.last_event(r)));
-  a->end = a->sets->Union(a->graph, last);
+  a->end = a->sets->Union(&a->graph, last);
   return a;
 }
 

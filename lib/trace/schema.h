@@ -315,7 +315,7 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 
 // ------------------------------------------------------------------ path ---
 #define RP_FIELDS_path(X)                                                      \
-  X(Int, phase, Opt, "phase id; absent for the whole run (one phase)")         \
+  X(Int, phase, Opt, "phase id; absent for the whole run's paths")             \
   X(Int, cluster, Opt, "the phase's cluster (rp-phases)")                      \
   X(Int, order, Req, "1 for the most costly of the phase's kept paths")        \
   X(Real, percentile, Req,                                                     \
@@ -342,7 +342,7 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 
 // ---------------------------------------------------------- path_profile ---
 #define RP_FIELDS_path_profile(X)                                              \
-  X(Int, cluster, Opt, "phase cluster; absent for the whole run")              \
+  X(Int, cluster, Opt, "phase cluster (else the phase id); absent: the run")   \
   X(Str, scope, Req, "\"function\" or \"context\" (a function in one calling context)") \
   X(Str, fn, Req, "function, as the samples name it")                          \
   X(Strs, path, Opt, "scope context: the functions from the outermost to fn")  \
@@ -352,7 +352,7 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 
 // ------------------------------------------------------------- path_diff ---
 #define RP_FIELDS_path_diff(X)                                                 \
-  X(Int, cluster, Opt, "phase cluster; absent for the whole run")              \
+  X(Int, cluster, Opt, "phase cluster (else the phase id); absent: the run")   \
   X(Real, a, Req, "percentile of the costlier path")                           \
   X(Real, b, Req, "percentile of the other")                                   \
   X(Str, fn, Opt, "function; absent for the whole paths")                      \

@@ -8,7 +8,8 @@ must be long (1.2 BASE) and the 50%, 25% and 0% paths short (BASE). Over
 the run, what the 100% path spent more than the 0% path must be
 extra_cells, ITERATIONS * BASE / 5, within the sampling bound: three
 standard errors plus one sample, (3 sqrt(p (1 - p) / n) + 1 / n) of the
-100% path's cost, n its 5 ms sampling periods, p the planted share.
+run's 100% path's cost, n its 5 ms sampling periods, p the planted share.
+The run's 100% and 0% paths cost the sums of the phases' (run_paths.py).
 """
 import json
 import math
@@ -16,7 +17,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, status  # noqa: E402
+from run_paths import check_run_is_phase_sums  # noqa: E402
 
 
 
@@ -25,7 +28,7 @@ def main(path, iterations, base_us):
     recs = [json.loads(l) for l in open(path)]
     phases = {}
     for r in recs:
-        if r["type"] == "path":
+        if r["type"] == "path" and "phase" in r:
             phases.setdefault(r["phase"], []).append(r)
     loop = sorted(phases)[1:-1]
     check(len(loop) == iterations, f"{len(loop)} loop phases for {iterations} iterations")
@@ -48,13 +51,14 @@ def main(path, iterations, base_us):
     top = max(by_fn.values(), key=lambda r: r["diff"])
     check(top["fn"] == "extra_cells", f"the 100% path's extra work is named: {top['fn']}")
     planted = iterations * base / 5
-    whole = sum(r["cost"] for r in recs if r["type"] == "path" and r["order"] == 1)
+    whole = next(r["cost"] for r in recs if r["type"] == "path" and "phase" not in r and r["order"] == 1)
     n = max(whole / 5e6, 1)
     p = planted / whole
     bound = (3 * math.sqrt(p * (1 - p) / n) + 1 / n) * whole
     got = by_fn["extra_cells"]["diff"]
     check(abs(got - planted) <= bound, f"extra_cells: {got / 1e6:.1f} ms more on the 100% path, planted "
                                        f"{planted / 1e6:.1f} ms (bound {bound / 1e6:.1f} ms)")
+    check_run_is_phase_sums(recs, "repr k=5")
     # Each phase's paths were within 2 ms above; their sums' jitter is
     # the sleeps' overshoot, about 0.1 ms a phase.
     check(abs(total["diff"] - planted) <= iterations * 500_000,

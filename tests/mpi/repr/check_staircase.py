@@ -9,22 +9,28 @@ Every phase that ends at one of the loop's Barriers (each rank computed
 j (n - 1) / (k - 1)), topk k = 4 the two largest and the two smallest,
 each within 1 ms in 90% of the phases (the sleep's and the scheduler's
 jitter on shared cores).
-With --cost wall and no phases the most costly path must be rp-cpath's
-critical path, to the nanosecond.
+The run's 100% and 0% paths must cost the sums of the phases'
+(run_paths.py). With --cost wall the run's most costly path must be
+rp-cpath's critical path, to the nanosecond.
 """
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, status  # noqa: E402
+from run_paths import check_run_is_phase_sums  # noqa: E402
 
+
+
+def records(path):
+    return [json.loads(line) for line in open(path)]
 
 
 def paths(path):
     by_phase = {}
-    for line in open(path):
-        r = json.loads(line)
+    for r in records(path):
         if r["type"] == "path":
             by_phase.setdefault(r.get("phase"), []).append(r)
     return by_phase
@@ -55,6 +61,8 @@ def main(repr_path, topk_path, wall_path, cpath_path, ranks, c_us):
     ranks, c_ns = int(ranks), int(c_us) * 1000
     expect(paths(repr_path), "repr k=5", [0, 2, 4, 5, 7], ranks, c_ns)
     expect(paths(topk_path), "topk k=4", [0, 1, 6, 7], ranks, c_ns)
+    check_run_is_phase_sums(records(repr_path), "repr k=5")
+    check_run_is_phase_sums(records(topk_path), "topk k=4")
     wall = paths(wall_path)[None]
     length = next(json.loads(l)["length"] for l in open(cpath_path)
                   if '"cp_summary"' in l and '"phase"' not in l)
