@@ -10,6 +10,7 @@
 
 #include "lib/base/version.h"
 #include "lib/graph/window_graphs.h"
+#include "lib/phases/phase_ends.h"
 #include "lib/profile/attribution.h"
 #include "lib/repr/path_profile.h"
 #include "lib/repr/path_summary.h"
@@ -165,18 +166,17 @@ class Stage {
   Status AddWindow(const graph::WindowGraph& w) {
     const graph::Graph& g = w.graph;
     const window::Window& win = w.window;
-    RP_RETURN_IF_ERROR(NotePhases(win));
+    RP_RETURN_IF_ERROR(phase_ends_.NoteRecords(win));
     if (config_.passthrough) {
       for (const window::Line& r : win.lines) RP_RETURN_IF_ERROR(out_.WriteRaw(win.text(r)));
     }
     attribution_.ForgetBefore(INT64_MAX);  // only the window's own tasks are asked for
     if (win.events.empty()) return attribution_.AddWindow(win, run_start_);  // samples after the last call
-    std::map<int32_t, int64_t> events;  // by phase
-    for (const window::Event& e : win.events) ++events[e.phase];
     if (!started_) {
       started_ = true;
       run_start_ = g.application_start();
-      phased_ = !expected_.empty() || events.rbegin()->first != kNone;
+      phased_ = phase_ends_.any_records() ||
+                std::any_of(win.events.begin(), win.events.end(), [](const window::Event& e) { return e.phase != kNone; });
     }
     RP_RETURN_IF_ERROR(attribution_.AddWindow(win, run_start_));
     run_.sets.Run(g, run_.carried, run_start_);
@@ -184,47 +184,21 @@ class Stage {
     if (phased_) {
       // A phase that ran on into this window but has no calls here ended
       // where the last window did.
-      for (auto it = open_.begin(); it != open_.end();) {
-        if (events.count(*it) == 0) {
-          RP_RETURN_IF_ERROR(Complete(phases_, nullptr, *it));
-          it = open_.erase(it);
-        } else {
-          ++it;
-        }
-      }
+      for (int32_t phase : phase_ends_.EndedBefore(win)) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
       phases_.sets.Run(g, phases_.carried, run_start_);
-      // Every phase but the window's last ends here; so does the last
-      // when all its calls (its phase record's count) have been seen.
-      // Without a count the next window tells.
-      const int32_t last = events.rbegin()->first;
-      for (const auto& [phase, n] : events) {
-        if (phase == kNone) continue;
-        if (phase <= done_until_ && open_.count(phase) == 0 && !warned_reopened_) {
-          warned_reopened_ = true;
-          spdlog::warn("phase {} has calls after its phase record's count of calls, or after a later phase: its "
-                       "paths are told once per stretch",
-                       phase);
-        }
-        const auto expected = expected_.find(phase);
-        seen_[phase] += n;
-        if (phase != last || (expected != expected_.end() && seen_[phase] >= expected->second)) {
-          RP_RETURN_IF_ERROR(Complete(phases_, &g, phase));
-          open_.erase(phase);
-          seen_.erase(phase);
-          done_until_ = std::max(done_until_, phase);
-        } else {
-          open_.insert(phase);
-        }
-      }
-      phases_.Continue(g, !open_.empty(), attribution_);
+      for (int32_t phase : phase_ends_.EndedIn(win)) RP_RETURN_IF_ERROR(Complete(phases_, &g, phase));
+      phases_.Continue(g, phase_ends_.any_open(), attribution_);
     }
     run_.Continue(g, true, attribution_);
     return OkStatus();
   }
 
   Status Finish() {
-    for (int32_t phase : open_) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
-    open_.clear();
+    for (int32_t phase : phase_ends_.Open()) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
+    if (phase_ends_.reopened()) {
+      spdlog::warn("a phase has calls after its phase record's count of calls, or after a later phase: its paths "
+                   "are told once per stretch");
+    }
     if (started_) RP_RETURN_IF_ERROR(Complete(run_, nullptr, kNone));
     attribution_.Finish();
     if (!attribution_.any_samples()) {
@@ -249,22 +223,9 @@ class Stage {
   bool any_calls() const { return started_; }
   bool phased() const { return phased_; }
 
-  // A phase record: its cluster and its number of calls.
-  Status NotePhase(std::string_view line) {
-    RP_RETURN_IF_ERROR(decoder_.DecodeCopy(line, &record_));
-    if (record_.phase.has_cluster()) cluster_of_[record_.phase.id] = record_.phase.cluster;
-    if (record_.phase.has_events()) expected_[static_cast<int32_t>(record_.phase.id)] = record_.phase.events;
-    return OkStatus();
-  }
+  Status NoteRecords(const window::Dictionary& dict) { return phase_ends_.NoteRecords(dict); }
 
  private:
-  Status NotePhases(const window::Window& w) {
-    for (const window::Line& r : w.lines) {
-      if (r.type == trace::RecordType::kPhase) RP_RETURN_IF_ERROR(NotePhase(w.text(r)));
-    }
-    return OkStatus();
-  }
-
   // Each phase's time so far, and the run's: from the earliest of its
   // first tasks' starts to its last call's end (its entry for
   // MPI_Finalize), the span its paths can cover.
@@ -339,8 +300,7 @@ class Stage {
     std::vector<int> positions;
     int total = 0;
     const std::vector<Candidate> kept = track.sets.Union(g, nodes, ended, &positions, &total);
-    int64_t cluster = -1;
-    if (auto it = cluster_of_.find(phase); it != cluster_of_.end()) cluster = it->second;
+    const int64_t cluster = phase_ends_.cluster(phase);
     const int64_t length = span.start < span.end ? span.end - span.start : 0;
     // A phase without a cluster (phases tagged by another tool) is a
     // cluster of its own.
@@ -438,20 +398,14 @@ class Stage {
   trace::Writer& out_;
   Track run_;     // the whole run's paths
   Track phases_;  // each phase's, when the trace has phases
-  bool started_ = false, phased_ = false, warned_reopened_ = false;
+  bool started_ = false, phased_ = false;
   int64_t run_start_ = 0;
-  std::map<int64_t, int64_t> cluster_of_;  // phase id -> cluster (rp-phases)
-  std::map<int32_t, int64_t> expected_;    // phase id -> its calls (rp-phases)
-  std::map<int32_t, int64_t> seen_;        // phase id -> its calls so far, while open
-  std::set<int32_t> open_;                 // phases that may run on into the next window
-  int32_t done_until_ = kNone;             // the latest phase told
+  phases::PhaseEnds phase_ends_;
   std::map<int32_t, Span> spans_;          // by phase, until told
   Span run_span_;
   std::vector<Task> tasks_;
   profile::Attribution attribution_;
   PathProfiles profiles_;
-  trace::LineDecoder decoder_;
-  trace::Record record_;
 };
 
 }  // namespace
@@ -467,9 +421,7 @@ Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out
   RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-repr ") + kVersion, &out, nullptr,
                                           !config.passthrough));
   Stage stage(config, dict, out);
-  for (size_t i = 0; i < dict.prelude_types.size(); ++i) {
-    if (dict.prelude_types[i] == trace::RecordType::kPhase) RP_RETURN_IF_ERROR(stage.NotePhase(dict.prelude_lines[i]));
-  }
+  RP_RETURN_IF_ERROR(stage.NoteRecords(dict));
   int64_t backward = 0;
   {
     graph::WindowGraphs source(windows, 1);
