@@ -8,7 +8,7 @@ DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
   libdw-dev libelf-dev faketime libfaketime python3 bc
 
-BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr
+BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr rp-diagnose
 
 .PHONY: deps build demo test bench golden docs install clean
 
@@ -42,6 +42,7 @@ demo: build
 	bazel-bin/cmd/rp-cpath/rp-cpath -o demo-out/cpath.ndjson.zst demo-out/phased.ndjson.zst
 	bazel-bin/cmd/rp-report/rp-report demo-out/cpath.ndjson.zst
 	bazel-bin/cmd/rp-repr/rp-repr -k 5 --format text demo-out/phased.ndjson.zst
+	bazel-bin/cmd/rp-diagnose/rp-diagnose --format text demo-out/phased.ndjson.zst
 
 test: deps
 	$(BAZEL) test //...

@@ -40,13 +40,19 @@ class RecordSink : public trace::ByteSink {
 }  // namespace
 
 void Report::Add(const trace::Record& record) {
+  diagnose_.Add(record);
   cpath_.Add(record);
   repr_.Add(record);
 }
 
 std::string Report::Render(Format format) const {
   std::string out;
+  if (!diagnose_.empty()) {
+    if (format == Format::kText) diagnose_.Text(&out);
+    else diagnose_.Markdown(&out);
+  }
   if (!cpath_.empty()) {
+    if (!out.empty()) out += "\n";
     if (format == Format::kText) cpath_.Text(&out);
     else cpath_.Markdown(&out);
   }

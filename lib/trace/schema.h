@@ -359,6 +359,41 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, diff, Req, "ns path a spent in it more than path b")                  \
   X(Real, share, Opt, "diff / path a's whole cost (for a = 100: of the critical path)")
 
+// ------------------------------------------------------------ efficiency ---
+#define RP_FIELDS_efficiency(X)                                                \
+  X(Int, cluster, Opt, "phase cluster (else the phase id); absent: the run")   \
+  X(Int, phases, Req, "phases in it")                                          \
+  X(Int, ranks, Req, "ranks with calls in it")                                 \
+  X(Int, runtime, Req, "ns of wall time: its phases' time")                    \
+  X(Int, ideal, Req, "ns: its longest path of computation alone (MPI taking no time)") \
+  X(Int, compute_avg, Req, "ns of computation, mean over ranks")               \
+  X(Int, compute_max, Req, "ns of computation, most on a rank")                \
+  X(Real, load_balance, Req, "compute_avg / compute_max")                      \
+  X(Real, communication, Req, "compute_max / runtime (serialisation x transfer)") \
+  X(Real, serialisation, Req, "compute_max / ideal")                           \
+  X(Real, transfer, Req, "ideal / runtime")                                    \
+  X(Real, parallel, Req, "compute_avg / runtime (load_balance x communication)")
+
+// --------------------------------------------------------------- finding ---
+#define RP_FIELDS_finding(X)                                                   \
+  X(Str, category, Req, "\"load_imbalance\"")                                  \
+  X(Real, severity, Req, "share of run time the fix would save")               \
+  X(Int, saved, Req, "ns of run time the fix would save")                      \
+  X(Real, wasted, Opt, "share of all ranks' time lost to it")                  \
+  X(Int, cluster, Opt, "phase cluster (else the phase id); absent: the run")   \
+  X(Int, phases, Opt, "phases of the cluster")                                 \
+  X(Str, call, Opt, "MPI function where the time is lost")                     \
+  X(Int, site, Opt, "its call site")                                           \
+  X(Str, fn, Opt, "function containing the site")                              \
+  X(Str, file, Opt, "the site's source file")                                  \
+  X(Int, line, Opt, "the site's line")                                         \
+  X(Strs, causes, Opt, "functions that cause it, the largest first")           \
+  X(Ints, cause_ns, Opt, "ns each cause adds (imbalance: sum of max - mean)")  \
+  X(Bool, partial, Opt, "the causes add up to more than the loss: partly evened out") \
+  X(Ints, ranks, Opt, "ranks that cause it, ascending")                        \
+  X(Str, evidence, Req, "the numbers behind it, in words")                     \
+  X(Str, remedy, Req, "what to do about it")
+
 // The record types, in the order the schema documents them.
 #define RP_RECORD_TYPES(R)                                                     \
   R(Header, header, "first line of every stream: what wrote it and how")      \
@@ -378,7 +413,9 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(PathInterval, path_interval, "consecutive tasks of a path on one rank (rp-repr)") \
   R(PathProfile, path_profile, "kept paths' costs by function or context (rp-repr --space prof)") \
   R(PathDiff, path_diff, "what one kept path spent more than another, by function (rp-repr)") \
-  R(CpImbalance, cp_imbalance, "wait and execution split of calls, ranks, run")
+  R(CpImbalance, cp_imbalance, "wait and execution split of calls, ranks, run") \
+  R(Efficiency, efficiency, "POP efficiencies of the run or a phase cluster (rp-diagnose)") \
+  R(Finding, finding, "one diagnosed problem: where, how much, why, what to do (rp-diagnose)")
 
 // ------------------------------------------------------------- machinery ---
 

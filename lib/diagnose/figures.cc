@@ -1,0 +1,95 @@
+#include "lib/diagnose/figures.h"
+
+#include <algorithm>
+
+namespace rp::diagnose {
+
+using window::kNone;
+
+Figures::Figures(const window::Dictionary& dict)
+    : attribution_(dict),
+      sets_(repr::Config{.k = 2, .select = repr::Select::kRepr, .cost = repr::Cost::kCompute, .reset_at_phase = true}) {}
+
+PhaseFigures& Figures::At(int32_t phase, size_t ranks) {
+  PhaseFigures& f = open_[phase];
+  f.phase = phase;
+  if (f.ranks.size() < ranks) f.ranks.resize(ranks);
+  return f;
+}
+
+void Figures::End(int32_t phase, std::vector<PhaseFigures>* ended) {
+  auto it = open_.find(phase);
+  if (it == open_.end()) return;  // no calls but MPI_Init's: nothing measured
+  it->second.cluster = ends_.cluster(phase);
+  for (auto& [fn, ns] : it->second.functions) ns.resize(it->second.ranks.size());
+  ended->push_back(std::move(it->second));
+  open_.erase(it);
+}
+
+Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures>* ended) {
+  const window::Window& w = wg.window;
+  const graph::Graph& g = wg.graph;
+  RP_RETURN_IF_ERROR(ends_.NoteRecords(w));
+  attribution_.ForgetBefore(INT64_MAX);  // each window's computations are asked for once
+  if (w.events.empty()) return attribution_.AddWindow(w, run_start_);  // samples after the last call
+  if (!started_) {
+    started_ = true;
+    run_start_ = g.application_start();
+    phased_ = ends_.any_records() ||
+              std::any_of(w.events.begin(), w.events.end(), [](const window::Event& e) { return e.phase != kNone; });
+  }
+  RP_RETURN_IF_ERROR(attribution_.AddWindow(w, run_start_));
+  if (phased_) {
+    for (int32_t phase : ends_.EndedBefore(w)) End(phase, ended);
+  }
+  sets_.Run(g, carried_, run_start_);
+  const size_t ranks = std::max<size_t>(w.by_rank.size(), g.ranks());
+  if (last_exit_.size() < w.by_rank.size()) last_exit_.resize(w.by_rank.size(), run_start_);
+  for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+    for (uint32_t e : w.by_rank[rank]) {
+      const window::Event& ev = w.events[e];
+      const int64_t before = std::max(last_exit_[rank], run_start_);
+      last_exit_[rank] = ev.t1;
+      const int64_t end = ev.bounds_application() ? ev.t0 : ev.t1;
+      run_end_ = std::max(run_end_, end);
+      if (ev.category() == mpi::Category::kInit) continue;  // before it is not the application's
+      PhaseFigures& f = At(phased_ ? ev.phase : kNone, ranks);
+      RankFigures& r = f.ranks[rank];
+      const profile::Attribution::Computation c = attribution_.Before(e);
+      if (!r.present) f.t0 = std::min(f.t0, before);
+      f.t1 = std::max(f.t1, end);
+      r.present = true;
+      r.compute += c.t1 - c.t0;
+      for (const profile::Share* s = c.begin; s != c.end; ++s) {
+        const int32_t function = attribution_.tree().node(attribution_.tree().node(s->node).owner).function;
+        std::vector<int64_t>& ns = f.functions[function];
+        if (ns.size() < ranks) ns.resize(ranks);
+        ns[rank] += s->ns;
+      }
+      f.ideal = std::max(f.ideal, sets_.begin(graph::Exit(e))->cost);
+      if (ev.bounds_application()) continue;
+      r.mpi += ev.t1 - ev.t0;
+      const graph::CallTimes& t = wg.times[e];
+      r.wait += t.wait_before + t.wait_after;
+      // The last call so far: the closing one if the phase ends here.
+      const bool sync = w.lines[ev.line].global_sync;
+      r.closing_wait = sync ? t.wait_before : 0;
+      r.closing_site = sync ? ev.site : kNone;
+      r.closing_fn = sync ? ev.fn : -1;
+    }
+  }
+  sets_.Carry(g, &carried_);
+  if (phased_) {
+    for (int32_t phase : ends_.EndedIn(w)) End(phase, ended);
+  }
+  return OkStatus();
+}
+
+void Figures::Finish(std::vector<PhaseFigures>* ended) {
+  attribution_.Finish();
+  std::vector<int32_t> open;
+  for (const auto& [phase, f] : open_) open.push_back(phase);
+  for (int32_t phase : open) End(phase, ended);
+}
+
+}  // namespace rp::diagnose

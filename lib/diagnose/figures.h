@@ -1,0 +1,82 @@
+// What rp-diagnose measures of each phase (diagnosis paper §5.3; POP
+// efficiencies), per rank, read window by window: computation (split over
+// functions by lib/profile's attribution), time in MPI, waiting
+// (lib/graph's split of each call into wait and execution), the waiting at
+// the phase's closing synchronization, and the phase's ideal time: its
+// longest path of computation alone (lib/repr's path sets with the
+// compute cost), the run's length if MPI took no time.
+//
+//   Figures figures(dict);
+//   for (each window w) RP_RETURN_IF_ERROR(figures.AddWindow(*w, &ended));
+//   figures.Finish(&ended);          // each PhaseFigures once, in phase order
+#ifndef RP_LIB_DIAGNOSE_FIGURES_H_
+#define RP_LIB_DIAGNOSE_FIGURES_H_
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/graph/window_graphs.h"
+#include "lib/phases/phase_ends.h"
+#include "lib/profile/attribution.h"
+#include "lib/repr/path_sets.h"
+#include "lib/window/window.h"
+
+namespace rp::diagnose {
+
+struct RankFigures {
+  bool present = false;      // the rank has calls in the phase
+  int64_t compute = 0;       // ns of computation before its calls in the phase
+  int64_t mpi = 0;           // ns in its calls (not MPI_Init or MPI_Finalize)
+  int64_t wait = 0;          // ns of those waiting (before or after its part)
+  int64_t closing_wait = 0;  // ns waiting for others at the phase's last call, a global synchronization
+  int32_t closing_site = window::kNone;  // that call's site
+  int32_t closing_fn = -1;               // and MPI function
+};
+
+struct PhaseFigures {
+  int32_t phase = window::kNone;  // kNone: the run, without phases
+  int64_t cluster = -1;           // rp-phases' cluster; -1 without one
+  int64_t t0 = INT64_MAX, t1 = INT64_MIN;  // from its first task's start to its last call's end
+  int64_t ideal = 0;
+  std::vector<RankFigures> ranks;
+  // Computation by function (the context tree's function id), per rank.
+  std::map<int32_t, std::vector<int64_t>> functions;
+
+  int64_t time() const { return t1 > t0 ? t1 - t0 : 0; }
+};
+
+class Figures {
+ public:
+  explicit Figures(const window::Dictionary& dict);
+  Status NoteRecords(const window::Dictionary& dict) { return ends_.NoteRecords(dict); }
+
+  // Adds a window; appends the phases that ended to *ended.
+  Status AddWindow(const graph::WindowGraph& w, std::vector<PhaseFigures>* ended);
+  // The phases still open end here.
+  void Finish(std::vector<PhaseFigures>* ended);
+
+  bool started() const { return started_; }
+  bool phased() const { return phased_; }
+  int64_t run_start() const { return run_start_; }
+  int64_t run_end() const { return run_end_; }
+  const profile::Attribution& attribution() const { return attribution_; }
+
+ private:
+  PhaseFigures& At(int32_t phase, size_t ranks);
+  void End(int32_t phase, std::vector<PhaseFigures>* ended);
+
+  phases::PhaseEnds ends_;
+  profile::Attribution attribution_;
+  repr::PathSets sets_;
+  std::vector<repr::RankSet> carried_;
+  std::map<int32_t, PhaseFigures> open_;
+  std::vector<int64_t> last_exit_;  // by rank: its last call's exit
+  bool started_ = false, phased_ = false;
+  int64_t run_start_ = 0, run_end_ = INT64_MIN;
+};
+
+}  // namespace rp::diagnose
+
+#endif  // RP_LIB_DIAGNOSE_FIGURES_H_

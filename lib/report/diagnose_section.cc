@@ -1,0 +1,127 @@
+#include "lib/report/diagnose_section.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "lib/report/format.h"
+
+namespace rp::report {
+namespace {
+
+constexpr size_t kEfficiencyColumns = 8;  // the run and the first clusters
+
+std::string Category(const std::string& c) {
+  std::string s = c;
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
+}
+
+}  // namespace
+
+void DiagnoseSection::Add(const trace::Record& record) {
+  if (record.type == trace::RecordType::kEfficiency) efficiencies_.push_back(record.efficiency);
+  if (record.type == trace::RecordType::kFinding) findings_.push_back(record.finding);
+}
+
+std::vector<std::string> DiagnoseSection::FindingLines(const trace::FindingRecord& f) const {
+  std::vector<std::string> lines;
+  std::string head = Category(f.category) + ": " + Trim(Percent(f.severity)) + " of run time (" + Duration(f.saved) +
+                     ")";
+  if (f.has_cluster()) head += " in phase cluster " + std::to_string(f.cluster);
+  if (f.has_call()) {
+    head += " at " + f.call;
+    if (f.has_file()) head += " (" + std::string(BaseName(f.file)) + ":" + std::to_string(f.line) + ")";
+  }
+  lines.push_back(head);
+  if (f.has_causes()) {
+    std::string causes = "caused by ";
+    for (size_t i = 0; i < f.causes.size() && i < 5; ++i) {
+      if (i > 0) causes += ", ";
+      causes += ShortFunction(f.causes[i]);
+      if (i < f.cause_ns.size()) causes += " (" + Duration(f.cause_ns[i]) + ")";
+    }
+    if (f.has_ranks() && !f.ranks.empty()) {
+      causes += " on rank";
+      causes += f.ranks.size() > 1 ? "s " : " ";
+      for (size_t i = 0; i < f.ranks.size() && i < 8; ++i) causes += (i ? ", " : "") + std::to_string(f.ranks[i]);
+      if (f.ranks.size() > 8) causes += ", ...";
+    }
+    if (f.has_partial() && f.partial) causes += "; partly evened out";
+    lines.push_back(causes);
+  }
+  lines.push_back("evidence: " + f.evidence);
+  lines.push_back("remedy: " + f.remedy);
+  return lines;
+}
+
+std::vector<std::vector<std::string>> DiagnoseSection::EfficiencyRows() const {
+  std::vector<std::vector<std::string>> rows{{""}, {"phases"}, {"parallel efficiency"}, {"  load balance"},
+                                             {"  communication"}, {"    serialisation"}, {"    transfer"}};
+  for (size_t i = 0; i < efficiencies_.size() && i < kEfficiencyColumns; ++i) {
+    const trace::EfficiencyRecord& e = efficiencies_[i];
+    rows[0].push_back(e.has_cluster() ? "cluster " + std::to_string(e.cluster) : "run");
+    rows[1].push_back(std::to_string(e.phases));
+    rows[2].push_back(Trim(Percent(e.parallel)));
+    rows[3].push_back(Trim(Percent(e.load_balance)));
+    rows[4].push_back(Trim(Percent(e.communication)));
+    rows[5].push_back(Trim(Percent(e.serialisation)));
+    rows[6].push_back(Trim(Percent(e.transfer)));
+  }
+  return rows;
+}
+
+void DiagnoseSection::Text(std::string* out) const {
+  auto line = [&](const std::string& s) { *out += s + "\n"; };
+  if (findings_.empty()) {
+    line("findings: none above the threshold");
+  } else {
+    line("findings, most severe first (severity: the share of run time the fix would save)");
+    for (size_t i = 0; i < findings_.size(); ++i) {
+      const std::vector<std::string> lines = FindingLines(findings_[i]);
+      line(std::to_string(i + 1) + ". " + lines[0]);
+      for (size_t j = 1; j < lines.size(); ++j) line("   " + lines[j]);
+    }
+  }
+  if (efficiencies_.empty()) return;
+  line("");
+  line("efficiencies (POP)");
+  for (const std::vector<std::string>& row : EfficiencyRows()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%-20s", row[0].c_str());
+    std::string s = buf;
+    for (size_t i = 1; i < row.size(); ++i) {
+      std::snprintf(buf, sizeof buf, " %11s", row[i].c_str());
+      s += buf;
+    }
+    line(s);
+  }
+}
+
+void DiagnoseSection::Markdown(std::string* out) const {
+  auto line = [&](const std::string& s) { *out += s + "\n"; };
+  line("## Findings");
+  line("");
+  if (findings_.empty()) line("None above the threshold.");
+  for (size_t i = 0; i < findings_.size(); ++i) {
+    const std::vector<std::string> lines = FindingLines(findings_[i]);
+    line(std::to_string(i + 1) + ". **" + lines[0] + "**");
+    for (size_t j = 1; j < lines.size(); ++j) line("   - " + lines[j]);
+  }
+  if (efficiencies_.empty()) return;
+  line("");
+  line("## Efficiencies (POP)");
+  line("");
+  const std::vector<std::vector<std::string>> rows = EfficiencyRows();
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string s = "|";
+    for (const std::string& cell : rows[r]) s += " " + cell + " |";
+    line(s);
+    if (r == 0) {
+      std::string rule = "|---|";
+      for (size_t i = 1; i < rows[r].size(); ++i) rule += "---:|";
+      line(rule);
+    }
+  }
+}
+
+}  // namespace rp::report

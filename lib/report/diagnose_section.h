@@ -1,0 +1,32 @@
+// The diagnosis part of a report, from rp-diagnose's records: the findings,
+// most severe first, each as a few sentences (where the time is lost, its
+// causes, the numbers, the remedy), then the POP efficiencies of the run
+// and of each phase cluster side by side.
+#ifndef RP_LIB_REPORT_DIAGNOSE_SECTION_H_
+#define RP_LIB_REPORT_DIAGNOSE_SECTION_H_
+
+#include <string>
+#include <vector>
+
+#include "lib/trace/record.h"
+
+namespace rp::report {
+
+class DiagnoseSection {
+ public:
+  void Add(const trace::Record& record);
+  bool empty() const { return efficiencies_.empty() && findings_.empty(); }
+  void Text(std::string* out) const;
+  void Markdown(std::string* out) const;
+
+ private:
+  std::vector<std::string> FindingLines(const trace::FindingRecord& f) const;
+  std::vector<std::vector<std::string>> EfficiencyRows() const;
+
+  std::vector<trace::EfficiencyRecord> efficiencies_;  // the run's first
+  std::vector<trace::FindingRecord> findings_;         // most severe first
+};
+
+}  // namespace rp::report
+
+#endif  // RP_LIB_REPORT_DIAGNOSE_SECTION_H_

@@ -1,0 +1,13 @@
+# testdata/traces/cpath.ndjson in its two phases, worked by hand.
+# Phase 0 (10 to the Barrier's exit at 700): ranks compute 115 (rank 0:
+#   10 + 5 + 100), 640 and 420 (390 + 0 + 30); they enter the Barrier at
+#   600, 650 and 450 and wait 50, 0 and 200 for the last: the symptom avg
+#   - min is 250/3 - 0 = 83 ns. Causes (no samples: the function calling
+#   each MPI call): main 100, 640, 30, max - mean 383; exchange 15, 0, 390,
+#   max - mean 255; both above 10% of 83, together more than it: partly
+#   evened out. main's excess is all rank 1's.
+# Phase 1 (700 to 900) ends at MPI_Finalize, not a synchronization: no
+#   symptom. Computation 190, 55, 10.
+# Efficiencies, run: 890 ns; computation 305, 695, 430 (mean 476, max
+#   695); ideal 640 + 190 = 830 (each phase's longest path of computation).
+rp-phases testdata/traces/cpath.ndjson | rp-diagnose --no-passthrough
