@@ -4,7 +4,7 @@
 set -euo pipefail
 source tests/mpi/testenv.sh
 app=$root/$1
-rp-record -o "$work/trace.ndjson" -- "${MPIRUN[@]}" -np 8 "$app" -n 10 -c 5000
+rp-record -o "$work/trace.ndjson" -- "${MPIRUN[@]}" -np 8 "$app" -n 20 -c 5000
 rp-clocksync "$work/trace.ndjson" -o "$work/synced.ndjson"
 rp-phases "$work/synced.ndjson" -o "$work/phased.ndjson"
 rp-repr --no-passthrough -k 5 "$work/phased.ndjson" -o "$work/repr.ndjson"
