@@ -104,9 +104,11 @@ class PathSets {
   };
   Origin Tasks(const graph::Graph& g, const Candidate& path, std::vector<Task>* out) const;
 
- private:
-  // Where a candidate reached through a hub really came from.
+  // Where a candidate reached through a hub really came from: the same
+  // (node, slot) for the same path at every exit the hub fed.
   std::pair<uint32_t, uint32_t> Source(const graph::Graph& g, uint32_t from, uint32_t slot) const;
+
+ private:
   // Keeps the k of scratch_ (runs_ of sets in Before order) at `node`.
   void Keep(uint32_t node);
   // The order of a node's set: the most costly first, then by the node

@@ -65,7 +65,10 @@ class Track {
       const uint32_t exit = graph::Exit(last);
       for (const Candidate* c = sets.begin(exit); c != sets.end(exit); ++c) {
         const uint32_t slot = static_cast<uint32_t>(c - sets.begin(exit));
-        auto [it, fresh] = made.emplace(std::pair<uint32_t, uint32_t>{c->from, c->slot}, -1);
+        // One part per path: a path a hub fed reaches its members' exits
+        // by different edges (a rooted-in collective's root by the hub,
+        // the others by their own entries).
+        auto [it, fresh] = made.emplace(sets.Source(g, c->from, c->slot), -1);
         if (fresh) {
           const PathSets::Origin origin = sets.Tasks(g, Candidate{c->cost, exit, slot}, &tasks_);
           Part part;
