@@ -1,11 +1,10 @@
 // rp-cpath: the critical path of a run, its profile, what-if zeroing and imbalance.
 #include "lib/cli/tool.h"
 #include "lib/cpath/cpath.h"
-#include "lib/report/report.h"
+#include "lib/report/format_option.h"
 
 int main(int argc, char** argv) {
   using rp::cpath::Algo;
-  enum class Format { kNdjson, kText, kMarkdown };
   rp::cli::Tool tool("rp-cpath",
                      "Find the critical path of a run: which ranks, functions, lines and call sites made it as long "
                      "as it was.");
@@ -25,11 +24,7 @@ int main(int argc, char** argv) {
       ->check(rp::cli::Between(1, 256));
   bool no_passthrough = false, no_zeroing = false, no_phases = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the cp_* records, not the input's");
-  Format format = Format::kNdjson;
-  tool.AddChoice<Format>("--format", &format,
-                         {{"ndjson", Format::kNdjson}, {"text", Format::kText}, {"markdown", Format::kMarkdown}},
-                         "ndjson: records; text or markdown: a report for people (what rp-report shows of the "
-                         "records)");
+  rp::report::FormatOption format(tool);
   app.add_flag("--no-zeroing", no_zeroing, "skip the what-if zeroing (one longest-path pass per site and per sampled function)");
   app.add_option("--top", config.top, "cp_top: the sites and functions with more than 1/M of the critical path")
       ->type_name("M")
@@ -59,11 +54,9 @@ int main(int argc, char** argv) {
     config.phases = !no_phases;
     RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
     config.read = streams.read;
-    if (format == Format::kNdjson) return rp::cpath::Run(config, *streams.input, *streams.output);
-    // A report renders the run's records: the input's are not needed.
-    config.passthrough = false;
-    const auto report = format == Format::kText ? rp::report::Format::kText : rp::report::Format::kMarkdown;
-    return rp::report::RunAndRender(report, *streams.output, [&](rp::trace::Writer& records) {
+    // A report renders the stage's own records: the input's are not needed.
+    if (!format.records()) config.passthrough = false;
+    return format.Run(*streams.output, [&](rp::trace::Writer& records) {
       return rp::cpath::Run(config, *streams.input, records);
     });
   });

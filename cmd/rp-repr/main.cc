@@ -1,6 +1,6 @@
 // rp-repr: representative paths of each phase.
 #include "lib/cli/tool.h"
-#include "lib/report/report.h"
+#include "lib/report/format_option.h"
 #include "lib/repr/repr.h"
 
 int main(int argc, char** argv) {
@@ -32,12 +32,7 @@ int main(int argc, char** argv) {
                        "measures it (the most costly path is then the critical path)");
   bool no_passthrough = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the path records, not the input's");
-  enum class Format { kNdjson, kText, kMarkdown };
-  Format format = Format::kNdjson;
-  tool.AddChoice<Format>("--format", &format,
-                         {{"ndjson", Format::kNdjson}, {"text", Format::kText}, {"markdown", Format::kMarkdown}},
-                         "ndjson: records; text or markdown: a report for people (what rp-report shows of the "
-                         "records)");
+  rp::report::FormatOption format(tool);
   tool.SetFooter(
       "Reads: rp-trace/1, after rp-clocksync and rp-phases (without phase records the whole run\n"
       "is one phase).\n"
@@ -57,10 +52,9 @@ int main(int argc, char** argv) {
     config.passthrough = !no_passthrough;
     RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
     config.read = streams.read;
-    if (format == Format::kNdjson) return rp::repr::Run(config, *streams.input, *streams.output);
-    config.passthrough = false;  // a report renders the paths, not the input
-    const auto report = format == Format::kText ? rp::report::Format::kText : rp::report::Format::kMarkdown;
-    return rp::report::RunAndRender(report, *streams.output, [&](rp::trace::Writer& records) {
+    // A report renders the stage's own records: the input's are not needed.
+    if (!format.records()) config.passthrough = false;
+    return format.Run(*streams.output, [&](rp::trace::Writer& records) {
       return rp::repr::Run(config, *streams.input, records);
     });
   });
