@@ -139,21 +139,15 @@ class Diagnosis {
     // its own; the run without phases is one.
     const int64_t key = f.phase == kNone ? kNone : f.cluster >= 0 ? f.cluster : f.phase;
     clusters_[key].Add(f);
-    run_phases_ += 1;
-    run_ideal_ += f.ideal;
-    run_.Resize(f.ranks.size());
-    for (size_t r = 0; r < f.ranks.size(); ++r) {
-      if (!f.ranks[r].present) continue;
-      run_.present[r] = true;
-      run_.compute[r] += f.ranks[r].compute;
-    }
+    run_.Add(f);
   }
 
   Status Write(const Figures& figures, trace::Writer& out) {
+    tree_ = &figures.attribution().tree();
+    // The run's time runs from its start to its end, not only over its
+    // phases' (the time before the first phase's first task counts).
     const int64_t runtime = figures.run_end() - figures.run_start();
-    run_.phases = run_phases_;
     run_.runtime = runtime;
-    run_.ideal = run_ideal_;
     RP_RETURN_IF_ERROR(out.Write(Efficiency(run_, kNone)));
     for (const auto& [cluster, t] : clusters_) {
       if (cluster != kNone) RP_RETURN_IF_ERROR(out.Write(Efficiency(t, cluster)));
@@ -165,8 +159,6 @@ class Diagnosis {
     for (const trace::FindingRecord& f : findings) RP_RETURN_IF_ERROR(out.Write(f));
     return OkStatus();
   }
-
-  void SetTree(const profile::ContextTree* tree) { tree_ = tree; }
 
  private:
   // Load imbalance (diagnosis paper §5.3.1, Table 2): the symptom, avg -
@@ -257,8 +249,7 @@ class Diagnosis {
   const Config& config_;
   std::map<int64_t, trace::SiteRecord> sites_;
   std::map<int64_t, Totals> clusters_;
-  Totals run_;
-  int64_t run_phases_ = 0, run_ideal_ = 0;
+  Totals run_;  // its own runtime; the other sums over all phases
   const profile::ContextTree* tree_ = nullptr;
 };
 
@@ -307,7 +298,6 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
                  "synchronized; run rp-clocksync first",
                  backward);
   }
-  diagnosis.SetTree(&figures.attribution().tree());
   RP_RETURN_IF_ERROR(diagnosis.Write(figures, out));
   return out.Close();
 }
