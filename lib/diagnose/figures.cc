@@ -35,8 +35,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
   if (!started_) {
     started_ = true;
     run_start_ = g.application_start();
-    phased_ = ends_.any_records() ||
-              std::any_of(w.events.begin(), w.events.end(), [](const window::Event& e) { return e.phase != kNone; });
+    phased_ = ends_.Phased(w);
   }
   RP_RETURN_IF_ERROR(attribution_.AddWindow(w, run_start_));
   if (phased_) {

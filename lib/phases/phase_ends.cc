@@ -1,5 +1,7 @@
 #include "lib/phases/phase_ends.h"
 
+#include <algorithm>
+
 namespace rp::phases {
 
 using window::kNone;
@@ -24,6 +26,11 @@ Status PhaseEnds::NoteRecords(const window::Window& w) {
     if (r.type == trace::RecordType::kPhase) RP_RETURN_IF_ERROR(NoteRecord(w.text(r)));
   }
   return OkStatus();
+}
+
+bool PhaseEnds::Phased(const window::Window& first) const {
+  return any_records() ||
+         std::any_of(first.events.begin(), first.events.end(), [](const window::Event& e) { return e.phase != kNone; });
 }
 
 int64_t PhaseEnds::cluster(int32_t phase) const {

@@ -48,6 +48,10 @@ class PhaseEnds {
   std::vector<int32_t> Open() const { return {open_.begin(), open_.end()}; }
   bool any_open() const { return !open_.empty(); }
 
+  // Whether the stream has phases, judged at its first window with calls:
+  // phase records seen, or calls tagged with a phase.
+  bool Phased(const window::Window& first) const;
+
   // From the records: -1 when none says.
   int64_t cluster(int32_t phase) const;
   bool any_records() const { return !expected_.empty(); }

@@ -178,8 +178,7 @@ class Stage {
     if (!started_) {
       started_ = true;
       run_start_ = g.application_start();
-      phased_ = phase_ends_.any_records() ||
-                std::any_of(win.events.begin(), win.events.end(), [](const window::Event& e) { return e.phase != kNone; });
+      phased_ = phase_ends_.Phased(win);
     }
     RP_RETURN_IF_ERROR(attribution_.AddWindow(win, run_start_));
     run_.sets.Run(g, run_.carried, run_start_);
