@@ -43,19 +43,20 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
   }
   sets_.Run(g, carried_, run_start_);
   const size_t ranks = std::max<size_t>(w.by_rank.size(), g.ranks());
-  if (last_exit_.size() < w.by_rank.size()) last_exit_.resize(w.by_rank.size(), run_start_);
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+    // The previous call's exit, where the computation before a call starts.
+    int64_t before = rank < carried_.size() && carried_[rank].started ? carried_[rank].time : run_start_;
     for (uint32_t e : w.by_rank[rank]) {
       const window::Event& ev = w.events[e];
-      const int64_t before = std::max(last_exit_[rank], run_start_);
-      last_exit_[rank] = ev.t1;
+      const int64_t start = std::max(before, run_start_);
+      before = ev.t1;
       const int64_t end = ev.bounds_application() ? ev.t0 : ev.t1;
       run_end_ = std::max(run_end_, end);
       if (ev.category() == mpi::Category::kInit) continue;  // before it is not the application's
       PhaseFigures& f = At(phased_ ? ev.phase : kNone, ranks);
       RankFigures& r = f.ranks[rank];
       const profile::Attribution::Computation c = attribution_.Before(e);
-      if (!r.present) f.t0 = std::min(f.t0, before);
+      if (!r.present) f.t0 = std::min(f.t0, start);
       f.t1 = std::max(f.t1, end);
       r.present = true;
       r.compute += c.t1 - c.t0;

@@ -72,7 +72,6 @@ class Figures {
   repr::PathSets sets_;
   std::vector<repr::RankSet> carried_;
   std::map<int32_t, PhaseFigures> open_;
-  std::vector<int64_t> last_exit_;  // by rank: its last call's exit
   bool started_ = false, phased_ = false;
   int64_t run_start_ = 0, run_end_ = INT64_MIN;
 };
