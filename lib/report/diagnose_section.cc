@@ -8,7 +8,7 @@
 namespace rp::report {
 namespace {
 
-constexpr size_t kEfficiencyColumns = 8;  // the run and the first clusters
+constexpr size_t kEfficiencyColumns = 8;  // the run and the longest clusters
 
 std::string Category(const std::string& c) {
   std::string s = c;
@@ -57,8 +57,14 @@ std::vector<std::string> DiagnoseSection::FindingLines(const trace::FindingRecor
 std::vector<std::vector<std::string>> DiagnoseSection::EfficiencyRows() const {
   std::vector<std::vector<std::string>> rows{{""}, {"phases"}, {"parallel efficiency"}, {"  load balance"},
                                              {"  communication"}, {"    serialisation"}, {"    transfer"}};
-  for (size_t i = 0; i < efficiencies_.size() && i < kEfficiencyColumns; ++i) {
-    const trace::EfficiencyRecord& e = efficiencies_[i];
+  // The run, then the clusters that took the most time.
+  std::vector<const trace::EfficiencyRecord*> order;
+  for (const trace::EfficiencyRecord& e : efficiencies_) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+    return a->has_cluster() != b->has_cluster() ? !a->has_cluster() : a->runtime > b->runtime;
+  });
+  for (size_t i = 0; i < order.size() && i < kEfficiencyColumns; ++i) {
+    const trace::EfficiencyRecord& e = *order[i];
     rows[0].push_back(e.has_cluster() ? "cluster " + std::to_string(e.cluster) : "run");
     rows[1].push_back(std::to_string(e.phases));
     rows[2].push_back(Trim(Percent(e.parallel)));

@@ -1,7 +1,7 @@
 // The diagnosis part of a report, from rp-diagnose's records: the findings,
 // most severe first, each as a few sentences (where the time is lost, its
 // causes, the numbers, the remedy), then the POP efficiencies of the run
-// and of each phase cluster side by side.
+// and of the phase clusters that took the most time side by side.
 #ifndef RP_LIB_REPORT_DIAGNOSE_SECTION_H_
 #define RP_LIB_REPORT_DIAGNOSE_SECTION_H_
 
