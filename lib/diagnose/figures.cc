@@ -42,6 +42,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
     for (int32_t phase : ends_.EndedBefore(w)) End(phase, ended);
   }
   sets_.Run(g, carried_, run_start_);
+  states_.Find(wg);
   const size_t ranks = std::max<size_t>(w.by_rank.size(), g.ranks());
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
     // The previous call's exit, where the computation before a call starts.
@@ -56,6 +57,10 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       PhaseFigures& f = At(phased_ ? ev.phase : kNone, ranks);
       RankFigures& r = f.ranks[rank];
       const profile::Attribution::Computation c = attribution_.Before(e);
+      if (r.held) {  // not the closing call after all
+        f.waits[r.held->key].Add(static_cast<int32_t>(rank), r.held->delayer, r.held->wait, r.held->cost);
+        r.held.reset();
+      }
       if (!r.present) f.t0 = std::min(f.t0, start);
       f.t1 = std::max(f.t1, end);
       r.present = true;
@@ -76,6 +81,16 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       r.closing_wait = sync ? t.wait_before : 0;
       r.closing_site = sync ? ev.site : kNone;
       r.closing_fn = sync ? ev.fn : -1;
+      if (const Pattern p = states_.pattern[e]; p != Pattern::kNone) {
+        const uint32_t delayer = states_.delayer[e];
+        RankFigures::Held s{WaitKey{p, ev.site, ev.fn}, w.events[delayer].rank, t.wait_before,
+                            Delay(attribution_, e, delayer, t.wait_before)};
+        if (sync && (p == Pattern::kWaitNxN || p == Pattern::kWaitBarrier)) {
+          r.held = std::move(s);
+        } else {
+          f.waits[s.key].Add(static_cast<int32_t>(rank), s.delayer, s.wait, s.cost);
+        }
+      }
     }
   }
   sets_.Carry(g, &carried_);

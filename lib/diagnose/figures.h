@@ -2,7 +2,8 @@
 // efficiencies), per rank, read window by window: computation (split over
 // functions by lib/profile's attribution), time in MPI, waiting
 // (lib/graph's split of each call into wait and execution), the waiting at
-// the phase's closing synchronization, and the phase's ideal time: its
+// the phase's closing synchronization, the wait states elsewhere and
+// their delay costs (wait_states.h), and the phase's ideal time: its
 // longest path of computation alone (lib/repr's path sets with the
 // compute cost), the run's length if MPI took no time.
 //
@@ -14,9 +15,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "lib/base/status.h"
+#include "lib/diagnose/wait_states.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/phases/phase_ends.h"
 #include "lib/profile/attribution.h"
@@ -33,6 +36,16 @@ struct RankFigures {
   int64_t closing_wait = 0;  // ns waiting for others at the phase's last call, a global synchronization
   int32_t closing_site = window::kNone;  // that call's site
   int32_t closing_fn = -1;               // and MPI function
+  // A wait state at its last call so far, a global synchronization: held
+  // back while it may be the phase's closing one, whose waiting is the
+  // load imbalance's symptom, not a wait state of its own.
+  struct Held {
+    WaitKey key;
+    int32_t delayer = 0;
+    int64_t wait = 0;
+    DelayCost cost;
+  };
+  std::optional<Held> held;
 };
 
 struct PhaseFigures {
@@ -43,6 +56,7 @@ struct PhaseFigures {
   std::vector<RankFigures> ranks;
   // Computation by function (the context tree's function id), per rank.
   std::map<int32_t, std::vector<int64_t>> functions;
+  WaitSums waits;  // but the waiting at its closing synchronization
 
   int64_t time() const { return t1 > t0 ? t1 - t0 : 0; }
 };
@@ -70,6 +84,7 @@ class Figures {
   phases::PhaseEnds ends_;
   profile::Attribution attribution_;
   repr::PathSets sets_;
+  WaitStates states_;
   std::vector<repr::RankSet> carried_;
   std::map<int32_t, PhaseFigures> open_;
   bool started_ = false, phased_ = false;

@@ -8,6 +8,13 @@
 #   evened out. main's excess is all rank 1's.
 # Phase 1 (700 to 900) ends at MPI_Finalize, not a synchronization: no
 #   symptom. Computation 190, 55, 10.
+# Wait states: rank 0's Waitall (entered at 30) waits for rank 2's Isend
+#   (entered at 400): a late sender of 370 ns, 370/3 = 123 ns per rank.
+#   Its delay: rank 2 computed 390 before the Isend (exchange, the
+#   function calling it), rank 0 5 before the Waitall (exchange): 385 more
+#   in exchange, charged with all 370. The Barrier's waiting closes phase
+#   0 (the imbalance above); the Bcast's root enters at 710, ranks 2 and 1
+#   wait 10 and 5: 5 ns per rank, below 1%.
 # Efficiencies, run: 890 ns; computation 305, 695, 430 (mean 476, max
 #   695); ideal 640 + 190 = 830 (each phase's longest path of computation).
 rp-phases testdata/traces/cpath.ndjson | rp-diagnose --no-passthrough

@@ -1,4 +1,8 @@
 # Without rp-phases the run is one phase, ending at MPI_Finalize: no
 # synchronization closes it, so no imbalance is measured, and rp-diagnose
-# says to run rp-phases. The efficiencies are the run's.
+# says to run rp-phases. The efficiencies are the run's. The Barrier's
+# waiting is now a wait state: ranks 2 and 0 enter at 450 and 600 and wait
+# 200 and 50 for rank 1 (650), 83 ns per rank; rank 1 computed 640 before
+# it (main), rank 2 30 and rank 0 100: main's delay, 610 and 540, is
+# charged with both waits. The late sender is cpath.cmd's.
 rp-diagnose --no-passthrough testdata/traces/cpath.ndjson

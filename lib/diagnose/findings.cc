@@ -1,0 +1,264 @@
+#include "lib/diagnose/findings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "lib/report/format.h"
+
+namespace rp::diagnose {
+
+using window::kNone;
+
+namespace {
+
+double Ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+// Functions whose `ns` is at least `least`, the largest first (ties by name).
+template <typename Map>
+std::vector<std::pair<double, int32_t>> Significant(const Map& by_function, double least,
+                                                    const profile::ContextTree& tree) {
+  std::vector<std::pair<double, int32_t>> out;
+  for (const auto& [function, v] : by_function) {
+    const double ns = static_cast<double>(v);
+    if (ns > 0 && ns >= least) out.emplace_back(ns, function);
+  }
+  std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : tree.functions()[a.second] < tree.functions()[b.second];
+  });
+  return out;
+}
+
+// One or a few ranks (at most an eighth of them) do 90% of the work.
+bool Serial(const std::vector<double>& time, int64_t ranks) {
+  std::vector<double> sorted = time;
+  std::sort(sorted.begin(), sorted.end(), std::greater<>());
+  const size_t few = static_cast<size_t>(std::max<int64_t>(1, ranks / 8));
+  double all = 0, top = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    all += sorted[i];
+    if (i < few) top += sorted[i];
+  }
+  return ranks > 1 && all > 0 && top >= 0.9 * all;
+}
+
+std::string_view Describe(Pattern p) {
+  switch (p) {
+    case Pattern::kLateSender: return "receiving messages sent late (late sender)";
+    case Pattern::kWrongOrder:
+      return "receiving messages sent late while messages sent earlier wait to be received (late sender, wrong "
+             "order)";
+    case Pattern::kLateReceiver: return "sending until the receive is posted (late receiver)";
+    case Pattern::kWaitNxN: return "waiting for the last rank to enter (wait at N x N)";
+    case Pattern::kWaitBarrier: return "waiting for the last rank to enter (wait at barrier)";
+    case Pattern::kLateBroadcast: return "waiting for the root to enter (late broadcast)";
+    case Pattern::kEarlyReduce: return "the root waiting for the last member (early reduce)";
+    case Pattern::kEarlyScan: return "waiting for a lower rank to enter (early scan)";
+    case Pattern::kNone: break;
+  }
+  return "waiting";
+}
+
+// Scalasca's pattern descriptions and Table 2's "wait for partner", in
+// plain words; `cause` names the delay when known.
+std::string Remedy(Pattern p, const std::string& call, const std::string& cause) {
+  const std::string balance = cause.empty() ? "" : "; or balance " + cause + " so that the late rank arrives sooner";
+  switch (p) {
+    case Pattern::kLateSender:
+      return "Post the receive early (MPI_Irecv) and do independent work before waiting for it" + balance;
+    case Pattern::kWrongOrder:
+      return "Receive the messages in the order they are sent, or take whichever arrives first (MPI_ANY_SOURCE, "
+             "MPI_Waitany)" + balance;
+    case Pattern::kLateReceiver:
+      return "The send blocks until its receive is posted (a synchronous or large message): post the receive "
+             "earlier, or send with MPI_Isend and complete it after independent work" + balance;
+    case Pattern::kWaitNxN:
+      return "Balance the work before " + call + (cause.empty() ? "" : " (" + cause + ")") +
+             ", or start it nonblocking (MPI_I" + call.substr(4) + ") and overlap it with independent work";
+    case Pattern::kWaitBarrier:
+      return "Remove the barrier unless correctness needs it; otherwise balance the work before it" +
+             (cause.empty() ? "" : " (" + cause + ")");
+    case Pattern::kLateBroadcast:
+      return "The root enters late: move its work before the broadcast" + (cause.empty() ? "" : " (" + cause + ")") +
+             " off the other ranks' way, or start the broadcast earlier (nonblocking)";
+    case Pattern::kEarlyReduce:
+      return "The root waits for the members: give it independent work before the reduction, or use the "
+             "nonblocking form" + balance;
+    case Pattern::kEarlyScan: return "Balance the work before the scan over the ranks" + balance;
+    case Pattern::kNone: break;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string RankList(const std::vector<int64_t>& ranks) {
+  std::string s = ranks.size() == 1 ? "rank " : "ranks ";
+  const size_t shown = std::min<size_t>(ranks.size(), 8);
+  for (size_t i = 0; i < shown; ++i) {
+    if (i > 0) s += i + 1 == ranks.size() ? " and " : ", ";
+    s += std::to_string(ranks[i]);
+  }
+  if (shown < ranks.size()) s += " and " + std::to_string(ranks.size() - shown) + " more";
+  return s;
+}
+
+std::vector<int64_t> Heaviest(const std::vector<double>& by_rank) {
+  std::vector<int64_t> out;
+  const double most = by_rank.empty() ? 0 : *std::max_element(by_rank.begin(), by_rank.end());
+  for (size_t r = 0; r < by_rank.size(); ++r) {
+    if (most > 0 && by_rank[r] >= 0.5 * most) out.push_back(static_cast<int64_t>(r));
+  }
+  return out;
+}
+
+Findings::Findings(const FindingConfig& config, const window::Dictionary& dict, const profile::ContextTree& tree)
+    : config_(config), tree_(tree) {
+  for (const trace::SiteRecord& s : dict.sites) sites_[s.id] = s;
+}
+
+std::string Findings::Locate(int64_t cluster, const Totals& t, int64_t saved, int64_t runtime, int32_t site,
+                             int32_t fn, trace::FindingRecord* f) const {
+  f->set_saved(saved);
+  f->set_severity(Ratio(static_cast<double>(saved), static_cast<double>(runtime)));
+  if (cluster != kNone) f->set_cluster(cluster);
+  f->set_phases(t.phases);
+  const std::string call = fn >= 0 ? mpi::kFunctions[fn].name : "?";
+  f->set_call(call);
+  std::string where = call;
+  if (site == kNone) return where;
+  f->set_site(site);
+  auto s = sites_.find(site);
+  if (s == sites_.end()) return where;
+  if (s->second.has_fn()) f->set_fn(s->second.fn);
+  if (s->second.has_file()) f->set_file(s->second.file);
+  if (s->second.has_line()) f->set_line(s->second.line);
+  if (s->second.has_file()) where += " (" + s->second.file + ":" + std::to_string(s->second.line) + ")";
+  return where;
+}
+
+// Load imbalance (diagnosis paper §5.3.1, Table 2): the symptom, avg - min
+// over ranks of the waiting at each phase's closing synchronization, is
+// what balancing the work before it would save; significant above the
+// threshold. Causes: functions whose max - avg over ranks, summed the same
+// way, is at least cause_share of it. Serialisation (§3) when the first
+// cause runs on one or a few ranks.
+void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
+                         std::vector<trace::FindingRecord>* out) const {
+  if (runtime <= 0 || t.closed == 0 || t.symptom < config_.threshold * static_cast<double>(runtime)) return;
+  trace::FindingRecord f;
+  f.set_category("load_imbalance");
+  const int64_t saved = std::llround(t.symptom);
+  const int64_t ranks = t.ranks();
+  if (ranks > 0) f.set_wasted(t.wasted / (static_cast<double>(ranks) * static_cast<double>(runtime)));
+  // The synchronization that closes most of its phases.
+  const auto closing = std::max_element(t.closing.begin(), t.closing.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto [site, fn] = closing->first;
+  const std::string where = Locate(cluster, t, saved, runtime, site, fn, &f);
+  std::map<int32_t, double> by_function;
+  for (const auto& [function, c] : t.causes) by_function[function] = c.ns;
+  const auto causes = Significant(by_function, config_.cause_share * t.symptom, tree_);
+  const double per_phase = t.symptom / static_cast<double>(t.closed);
+  std::string evidence = "ranks wait " + report::Duration(std::llround(per_phase)) +
+                         " more than the least waiting one, on average over ranks, at " + where + " in each of " +
+                         std::to_string(t.closed) + " phases: " + report::Duration(saved) + " of the run's " +
+                         report::Duration(runtime);
+  std::string remedy;
+  if (!causes.empty()) {
+    std::vector<std::string> names;
+    std::vector<int64_t> ns;
+    double all = 0;
+    for (const auto& [n, function] : causes) {
+      names.push_back(Function(function));
+      ns.push_back(std::llround(n));
+      all += n;
+    }
+    f.set_causes(names);
+    f.set_cause_ns(ns);
+    if (all > 1.1 * t.symptom) f.set_partial(true);
+    // The ranks that do the first cause's extra work: at least half the
+    // largest excess.
+    const Totals::Cause& top = t.causes.at(causes[0].second);
+    const std::vector<int64_t> heavy = Heaviest(top.excess);
+    f.set_ranks(heavy);
+    const std::string name = report::ShortFunction(names[0]);
+    if (Serial(top.time, ranks)) {
+      f.set_category("serialisation");
+      double all_time = 0;
+      for (double x : top.time) all_time += x;
+      evidence += "; " + name + " runs on " + RankList(Heaviest(top.time)) + " alone (" +
+                  report::Duration(std::llround(all_time / static_cast<double>(t.phases))) +
+                  " per phase) while the other ranks wait";
+      remedy = "Spread the work of " + name + " over all ranks (for I/O: parallel I/O, each rank writing its " +
+               "part), or let the other ranks go on while " + RankList(Heaviest(top.time)) +
+               " does it (no synchronization right after it)";
+    } else {
+      evidence += "; " + name + " on its busiest rank takes " +
+                  report::Duration(std::llround(causes[0].first / static_cast<double>(t.phases))) +
+                  " more than its mean per phase, most on " + RankList(heavy);
+      remedy = "Distribute the work in " + name + " evenly over the ranks (balance the decomposition, or move " +
+               "work off " + RankList(heavy) + ")";
+    }
+    if (f.has_partial()) evidence += " (the causes add up to more than the loss: partly evened out by others)";
+  } else {
+    remedy = "Distribute the work before " + f.call + " evenly over the ranks; record samples (rp-record " +
+             "--sample-hz 200) to name the functions that differ";
+  }
+  f.set_evidence(evidence);
+  f.set_remedy(remedy);
+  out->push_back(f);
+}
+
+// Wait states (wait_states.h), one finding per pattern and call site:
+// saved = the waiting averaged over the cluster's ranks; causes: the
+// functions whose delay costs are at least cause_share of the waiting.
+void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
+                          std::vector<trace::FindingRecord>* out) const {
+  const int64_t ranks = t.ranks();
+  if (runtime <= 0 || ranks == 0) return;
+  for (const auto& [key, sum] : t.waits) {
+    const double avg = static_cast<double>(sum.ns) / static_cast<double>(ranks);
+    if (avg < config_.threshold * static_cast<double>(runtime)) continue;
+    trace::FindingRecord f;
+    f.set_category(std::string(PatternName(key.pattern)));
+    const int64_t saved = std::llround(avg);
+    f.set_wasted(Ratio(static_cast<double>(sum.ns), static_cast<double>(ranks) * static_cast<double>(runtime)));
+    const std::string where = Locate(cluster, t, saved, runtime, key.site, key.fn, &f);
+    std::vector<double> waiting(sum.waiting.begin(), sum.waiting.end());
+    std::vector<double> delaying(sum.delaying.begin(), sum.delaying.end());
+    const auto causes = Significant(sum.causes, config_.cause_share * static_cast<double>(sum.ns), tree_);
+    std::string evidence = RankList(Heaviest(waiting)) + (Heaviest(waiting).size() == 1 ? " waits " : " wait ") +
+                           "at " + where + ", " + std::string(Describe(key.pattern)) + ": " +
+                           report::Duration(sum.ns) + " in " + std::to_string(sum.count) +
+                           (sum.count == 1 ? " wait state, " : " wait states, ") +
+                           report::Duration(saved) + " per rank of the run's " + report::Duration(runtime);
+    std::string cause;
+    if (!causes.empty()) {
+      std::vector<std::string> names;
+      std::vector<int64_t> ns;
+      for (const auto& [n, function] : causes) {
+        names.push_back(Function(function));
+        ns.push_back(std::llround(n));
+      }
+      f.set_causes(names);
+      f.set_cause_ns(ns);
+      const std::vector<int64_t> late = Heaviest(delaying);
+      f.set_ranks(late);
+      cause = report::ShortFunction(names[0]) + " on " + RankList(late);
+      evidence += "; the delay: " + cause + " computes longer before the call waited for (" +
+                  report::Duration(ns[0]) + " of the waiting)";
+    } else {
+      f.set_ranks(Heaviest(waiting));
+    }
+    if (sum.propagated > 0) {
+      evidence += "; " + report::Duration(sum.propagated) +
+                  " of it propagates an earlier wait (the late rank was itself waiting)";
+    }
+    f.set_evidence(evidence);
+    f.set_remedy(Remedy(key.pattern, f.call, cause));
+    out->push_back(f);
+  }
+}
+
+}  // namespace rp::diagnose

@@ -1,0 +1,62 @@
+// rp-diagnose's findings, each from the sums of a phase cluster (or the
+// run) and with one definition of severity: the run time its fix would
+// save (`saved`), as a share of the run's time.
+//   load_imbalance  diagnosis paper §5.3.1, Table 2: saved = the symptom
+//                   avg - min of the waiting at the closing
+//                   synchronizations; causes: functions whose max - avg is
+//                   at least cause_share of it.
+//   serialisation   §3's special case of load imbalance: its first cause
+//                   runs on one or a few ranks while the others wait.
+//   wait states     Scalasca's patterns (wait_states.h): saved = the
+//                   pattern's waiting at the site averaged over the
+//                   cluster's ranks (Table 2's avg(N) for "wait for
+//                   partner"); causes: the delay costs.
+#ifndef RP_LIB_DIAGNOSE_FINDINGS_H_
+#define RP_LIB_DIAGNOSE_FINDINGS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/diagnose/totals.h"
+#include "lib/profile/context_tree.h"
+#include "lib/trace/schema.h"
+#include "lib/window/window.h"
+
+namespace rp::diagnose {
+
+struct FindingConfig {
+  double threshold = 0.01;    // findings below this share of run time are dropped
+  double cause_share = 0.10;  // a cause adds at least this share of its finding's loss
+};
+
+class Findings {
+ public:
+  Findings(const FindingConfig& config, const window::Dictionary& dict, const profile::ContextTree& tree);
+
+  // Appends the findings of cluster `cluster` (kNone: the run) above the
+  // threshold of `runtime`.
+  void Imbalance(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
+  void WaitStates(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
+
+ private:
+  // Fills the finding's severity, cluster and call site; returns "MPI_X
+  // (file:line)".
+  std::string Locate(int64_t cluster, const Totals& t, int64_t saved, int64_t runtime, int32_t site, int32_t fn,
+                     trace::FindingRecord* f) const;
+  const std::string& Function(int32_t id) const { return tree_.functions()[id]; }
+
+  const FindingConfig& config_;
+  std::map<int64_t, trace::SiteRecord> sites_;
+  const profile::ContextTree& tree_;
+};
+
+// "ranks 2, 3 and 7" (at most 8 named).
+std::string RankList(const std::vector<int64_t>& ranks);
+// The ranks at least half as large as the largest, in rank order.
+std::vector<int64_t> Heaviest(const std::vector<double>& by_rank);
+
+}  // namespace rp::diagnose
+
+#endif  // RP_LIB_DIAGNOSE_FINDINGS_H_

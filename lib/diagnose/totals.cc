@@ -1,0 +1,71 @@
+#include "lib/diagnose/totals.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rp::diagnose {
+
+void Totals::Add(const PhaseFigures& f) {
+  ++phases;
+  runtime += f.time();
+  ideal += f.ideal;
+  if (compute.size() < f.ranks.size()) {
+    compute.resize(f.ranks.size());
+    present.resize(f.ranks.size());
+  }
+  std::vector<size_t> members;
+  bool synchronized = true;
+  for (size_t r = 0; r < f.ranks.size(); ++r) {
+    if (!f.ranks[r].present) continue;
+    members.push_back(r);
+    present[r] = true;
+    compute[r] += f.ranks[r].compute;
+    synchronized &= f.ranks[r].closing_site != window::kNone;
+  }
+  for (const auto& [key, sum] : f.waits) waits[key].Add(sum);
+  if (members.empty()) return;
+  const double n = static_cast<double>(members.size());
+  if (synchronized) {
+    double sum = 0, least = INFINITY;
+    for (size_t r : members) {
+      sum += static_cast<double>(f.ranks[r].closing_wait);
+      least = std::min(least, static_cast<double>(f.ranks[r].closing_wait));
+    }
+    symptom += sum / n - least;
+    wasted += sum - n * least;
+    ++closed;
+    ++closing[{f.ranks[members[0]].closing_site, f.ranks[members[0]].closing_fn}];
+  }
+  for (const auto& [function, ns] : f.functions) {
+    double sum = 0, most = 0;
+    for (size_t r : members) {
+      sum += static_cast<double>(ns[r]);
+      most = std::max(most, static_cast<double>(ns[r]));
+    }
+    const double mean = sum / n;
+    Cause& c = causes[function];
+    c.ns += most - mean;
+    if (c.excess.size() < f.ranks.size()) {
+      c.excess.resize(f.ranks.size());
+      c.time.resize(f.ranks.size());
+    }
+    for (size_t r : members) {
+      c.excess[r] += std::max(0.0, static_cast<double>(ns[r]) - mean);
+      c.time[r] += static_cast<double>(ns[r]);
+    }
+  }
+}
+
+int64_t Totals::ranks() const { return std::count(present.begin(), present.end(), true); }
+
+int64_t Totals::compute_max() const {
+  return compute.empty() ? 0 : *std::max_element(compute.begin(), compute.end());
+}
+
+int64_t Totals::compute_avg() const {
+  int64_t sum = 0;
+  for (size_t r = 0; r < compute.size(); ++r) sum += present[r] ? compute[r] : 0;
+  return ranks() > 0 ? sum / ranks() : 0;
+}
+
+}  // namespace rp::diagnose

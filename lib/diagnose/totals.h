@@ -1,0 +1,46 @@
+// What rp-diagnose sums over the phases of a phase cluster, or of the run:
+// each rank's computation, the load imbalance's symptom and causes
+// (diagnosis paper §5.3.1), and the wait states (wait_states.h).
+#ifndef RP_LIB_DIAGNOSE_TOTALS_H_
+#define RP_LIB_DIAGNOSE_TOTALS_H_
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "lib/diagnose/figures.h"
+#include "lib/diagnose/wait_states.h"
+
+namespace rp::diagnose {
+
+struct Totals {
+  int64_t phases = 0;
+  int64_t runtime = 0, ideal = 0;
+  std::vector<int64_t> compute;  // by rank
+  std::vector<bool> present;
+  // Load imbalance, summed over the phases: the symptom avg - min of the
+  // waiting at each phase's closing synchronization, and each function's
+  // imb_cause max - avg.
+  double symptom = 0;
+  double wasted = 0;   // sum over ranks of (wait - min): rank time lost
+  int64_t closed = 0;  // phases that end at a global synchronization
+  std::map<std::pair<int32_t, int32_t>, int64_t> closing;  // (site, MPI function) -> phases it closed
+  struct Cause {
+    double ns = 0;               // sum of max - avg
+    std::vector<double> excess;  // by rank: sum of its time above the mean
+    std::vector<double> time;    // by rank: its time in the function
+  };
+  std::map<int32_t, Cause> causes;  // by function
+  WaitSums waits;
+
+  void Add(const PhaseFigures& f);
+
+  int64_t ranks() const;
+  int64_t compute_max() const;
+  int64_t compute_avg() const;
+};
+
+}  // namespace rp::diagnose
+
+#endif  // RP_LIB_DIAGNOSE_TOTALS_H_

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Checks rp-diagnose's findings on tests/mpi/diagnose/planted.
+
+Usage: check_planted.py MODE RANKS ITERATIONS EXTRA_US HEAVY SOURCE DIAGNOSE_NDJSON
+
+The planted problem must be the first finding: its category, its site
+(the source line marked in planted.c), its first cause (the function
+sleeping EXTRA) and its ranks; what it saves within 5% of the planted
+loss (sleeps overshoot a little) and its severity within 2 points of the
+planted loss over the run's time. A balanced run has no finding.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, status  # noqa: E402
+
+
+def marked_line(source, marker):
+    for n, line in enumerate(open(source), 1):
+        if f"/* {marker} */" in line:
+            return n
+    raise SystemExit(f"{source}: no line marked /* {marker} */")
+
+
+def main(mode, ranks, iterations, extra_us, heavy, source, path):
+    ranks, iterations, extra = int(ranks), int(iterations), int(extra_us) * 1000
+    recs = [json.loads(l) for l in open(path)]
+    findings = [r for r in recs if r["type"] == "finding"]
+    run = next(r for r in recs if r["type"] == "efficiency" and "cluster" not in r)
+    if mode == "balanced":
+        check(not findings, f"balanced: no finding ({[f['category'] for f in findings]})")
+        return
+    heavy = [int(r) for r in heavy.split(",")] if heavy else []
+    want = {
+        "imbalance": ("load_imbalance", "closing", "solve_cells", heavy, (ranks - len(heavy)) / ranks * extra),
+        "serial": ("serialisation", "closing", "write_checkpoint", [0], (ranks - 1) / ranks * extra),
+        "late_sender": ("late_sender", "late_sender", "produce", list(range(0, ranks, 2)), extra / 2),
+    }[mode]
+    category, marker, cause, culprits, loss = want
+    planted = iterations * loss
+    check(bool(findings), f"{mode}: findings ({len(findings)})")
+    if not findings:
+        return
+    top = findings[0]
+    check(top["category"] == category, f"first finding {top['category']}, planted {category}")
+    line = marked_line(source, marker)
+    check(top.get("line") == line, f"at line {top.get('line')}, planted at {line} ({marker})")
+    check(top.get("causes", [None])[0] == cause, f"first cause {top.get('causes')}, planted {cause}")
+    check(top.get("ranks") == culprits, f"ranks {top.get('ranks')}, planted {culprits}")
+    saved = top["saved"]
+    check(abs(saved - planted) <= 0.05 * planted,
+          f"saves {saved / 1e6:.1f} ms, planted {planted / 1e6:.1f} ms (within 5%)")
+    share = planted / run["runtime"]
+    check(abs(top["severity"] - share) <= 0.02,
+          f"severity {100 * top['severity']:.1f}%, planted {100 * share:.1f}% of {run['runtime'] / 1e6:.0f} ms")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
+    sys.exit(status())

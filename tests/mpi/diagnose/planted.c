@@ -1,0 +1,97 @@
+/* planted: one performance problem of known size, chosen by -m, for
+ * rp-diagnose to find.
+ *
+ * Each of ITERATIONS phases every rank works BASE microseconds, then all
+ * meet in the MPI_Allreduce marked "closing". The problem adds EXTRA
+ * microseconds a phase:
+ *   imbalance    the ranks of -r work EXTRA more in solve_cells: the
+ *                others wait at the Allreduce; balancing saves
+ *                (P - k) / P * EXTRA a phase (k ranks of P).
+ *   serial       rank 0 alone works EXTRA in write_checkpoint: the others
+ *                wait at the Allreduce; (P - 1) / P * EXTRA a phase.
+ *   late_sender  even ranks produce for BASE + EXTRA before sending to
+ *                the odd rank after them, which prepared for BASE only
+ *                and waits EXTRA in its MPI_Recv ("late sender"); both
+ *                then finish for BASE, so all reach the Allreduce
+ *                together. The odd ranks wait EXTRA a phase: EXTRA / 2
+ *                per rank (P even).
+ *   balanced     none: every rank works BASE.
+ * Every function sleeps in libc itself, so the samples name it.
+ *
+ *   planted -m MODE -n ITERATIONS -b BASE_US -e EXTRA_US [-r RANK,RANK..]
+ */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A macro, not a function: the samples' innermost application frame must
+ * be the kernel itself, even with inlining. */
+#define NAP(us)                                                      \
+  do {                                                               \
+    struct timespec ts = {(us) / 1000000, ((us) % 1000000) * 1000}; \
+    while (nanosleep(&ts, &ts) != 0) {                               \
+    }                                                                \
+  } while (0)
+
+__attribute__((noinline)) void solve_cells(long us) { NAP(us); }
+__attribute__((noinline)) void write_checkpoint(long us) { NAP(us); }
+__attribute__((noinline)) void produce(long us) { NAP(us); }
+__attribute__((noinline)) void prepare(long us) { NAP(us); }
+__attribute__((noinline)) void finish(long us) { NAP(us); }
+
+/* Whether `rank` is in the comma-separated list. */
+static int listed(const char* list, int rank) {
+  char buf[256];
+  strncpy(buf, list, sizeof buf - 1);
+  buf[sizeof buf - 1] = 0;
+  for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    if (atoi(tok) == rank) return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  long iterations = 30, base = 10000, extra = 8000;
+  const char* mode = "balanced";
+  const char* heavy = "";
+  int opt;
+  while ((opt = getopt(argc, argv, "m:n:b:e:r:")) != -1) {
+    if (opt == 'm') mode = optarg;
+    else if (opt == 'n') iterations = atol(optarg);
+    else if (opt == 'b') base = atol(optarg);
+    else if (opt == 'e') extra = atol(optarg);
+    else if (opt == 'r') heavy = optarg;
+  }
+  double x = rank, sum = 0, msg = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (long it = 0; it < iterations; ++it) {
+    if (strcmp(mode, "imbalance") == 0) {
+      solve_cells(base + (listed(heavy, rank) ? extra : 0));
+    } else if (strcmp(mode, "serial") == 0) {
+      solve_cells(base);
+      if (rank == 0) write_checkpoint(extra);
+    } else if (strcmp(mode, "late_sender") == 0) {
+      if (rank % 2 == 0 && rank + 1 < size) {
+        produce(base + extra);
+        MPI_Send(&x, 1, MPI_DOUBLE, rank + 1, 7, MPI_COMM_WORLD); /* send */
+      } else if (rank % 2 == 1) {
+        prepare(base);
+        MPI_Recv(&msg, 1, MPI_DOUBLE, rank - 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* late_sender */
+      } else {
+        prepare(base + extra);
+      }
+      finish(base);
+    } else {
+      solve_cells(base);
+    }
+    MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* closing */
+  }
+  MPI_Finalize();
+  return 0;
+}
