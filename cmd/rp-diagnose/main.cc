@@ -1,5 +1,6 @@
 // rp-diagnose: findings with severity, cause and remedy.
 #include "lib/cli/tool.h"
+#include "lib/diagnose/compare.h"
 #include "lib/diagnose/diagnose.h"
 #include "lib/report/format_option.h"
 
@@ -20,6 +21,15 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bool no_passthrough = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the diagnosis records, not the input's");
+  bool compare = false;
+  app.add_flag("--compare", compare,
+               "compare two runs, A B (rp-diagnose's output or traces to diagnose): each finding resolved, "
+               "improved, unchanged, regressed or new; the efficiencies side by side");
+  double band_percent = 1;
+  app.add_option("--band", band_percent, "--compare: severity changes within this many % of run time are noise")
+      ->type_name("PERCENT")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
   rp::report::FormatOption format(tool);
   tool.SetFooter(
       "Reads: rp-trace/1, after rp-clocksync and rp-phases.\n"
@@ -31,10 +41,27 @@ int main(int argc, char** argv) {
       "\n"
       "Examples:\n"
       "  rp-clocksync run.ndjson.zst | rp-phases | rp-diagnose --format text\n"
-      "  rp-diagnose --no-passthrough phased.ndjson.zst | rp-cat -t finding | jq -c '{category, severity}'");
+      "  rp-diagnose --no-passthrough phased.ndjson.zst | rp-cat -t finding | jq -c '{category, severity}'\n"
+      "  rp-diagnose --compare --format text before.diag.ndjson after.diag.ndjson\n"
+      "\n"
+      "--compare writes finding_change records (matched by category, phase cluster, MPI call,\n"
+      "function, file and line), then both runs' efficiency records marked run \"a\" and \"b\".");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     config.threshold = threshold_percent / 100;
     config.passthrough = !no_passthrough;
+    if (compare) {
+      if (io.inputs.size() != 2 || io.inputs[0] == "-" || io.inputs[1] == "-") {
+        return rp::InputError("--compare takes two files, run A and run B (not stdin)");
+      }
+      RP_ASSIGN_OR_RETURN(std::unique_ptr<rp::trace::Writer> out, rp::cli::OpenWriter(io, io.inputs));
+      rp::trace::ReaderOptions reader;
+      reader.lenient = io.lenient;
+      rp::trace::InputSet a({io.inputs[0]}, reader), b({io.inputs[1]}, reader);
+      rp::diagnose::CompareConfig compare_config{config, band_percent / 100};
+      return format.Run(*out, [&](rp::trace::Writer& records) {
+        return rp::diagnose::Compare(compare_config, a, b, records);
+      });
+    }
     RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
     config.read = streams.read;
     // A report renders the stage's own records: the input's are not needed.

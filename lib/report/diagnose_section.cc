@@ -18,8 +18,54 @@ std::string Category(const std::string& c) {
 
 }  // namespace
 
+Table EfficiencyTable(const std::vector<std::pair<std::string, const trace::EfficiencyRecord*>>& columns) {
+  Table rows{{""}, {"phases"}, {"parallel efficiency"}, {"  load balance"}, {"  communication"}, {"    serialisation"},
+             {"    transfer"}};
+  for (const auto& [label, e] : columns) {
+    rows[0].push_back(label);
+    for (size_t r = 1; r < rows.size(); ++r) {
+      if (!e) {
+        rows[r].push_back("-");
+        continue;
+      }
+      const double v[] = {0, 0, e->parallel, e->load_balance, e->communication, e->serialisation, e->transfer};
+      rows[r].push_back(r == 1 ? std::to_string(e->phases) : Trim(Percent(v[r])));
+    }
+  }
+  return rows;
+}
+
+void TableText(const Table& rows, std::string* out) {
+  for (const std::vector<std::string>& row : rows) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%-20s", row[0].c_str());
+    std::string s = buf;
+    for (size_t i = 1; i < row.size(); ++i) {
+      std::snprintf(buf, sizeof buf, " %13s", row[i].c_str());
+      s += buf;
+    }
+    *out += s + "\n";
+  }
+}
+
+void TableMarkdown(const Table& rows, std::string* out) {
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string s = "|";
+    for (const std::string& cell : rows[r]) s += " " + cell + " |";
+    *out += s + "\n";
+    if (r == 0) {
+      std::string rule = "|---|";
+      for (size_t i = 1; i < rows[r].size(); ++i) rule += "---:|";
+      *out += rule + "\n";
+    }
+  }
+}
+
 void DiagnoseSection::Add(const trace::Record& record) {
-  if (record.type == trace::RecordType::kEfficiency) efficiencies_.push_back(record.efficiency);
+  // A comparison's efficiencies (run a, run b) are the compare section's.
+  if (record.type == trace::RecordType::kEfficiency && !record.efficiency.has_run()) {
+    efficiencies_.push_back(record.efficiency);
+  }
   if (record.type == trace::RecordType::kFinding) findings_.push_back(record.finding);
 }
 
@@ -54,26 +100,18 @@ std::vector<std::string> DiagnoseSection::FindingLines(const trace::FindingRecor
   return lines;
 }
 
-std::vector<std::vector<std::string>> DiagnoseSection::EfficiencyRows() const {
-  std::vector<std::vector<std::string>> rows{{""}, {"phases"}, {"parallel efficiency"}, {"  load balance"},
-                                             {"  communication"}, {"    serialisation"}, {"    transfer"}};
+Table DiagnoseSection::EfficiencyRows() const {
   // The run, then the clusters that took the most time.
   std::vector<const trace::EfficiencyRecord*> order;
   for (const trace::EfficiencyRecord& e : efficiencies_) order.push_back(&e);
   std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
     return a->has_cluster() != b->has_cluster() ? !a->has_cluster() : a->runtime > b->runtime;
   });
+  std::vector<std::pair<std::string, const trace::EfficiencyRecord*>> columns;
   for (size_t i = 0; i < order.size() && i < kEfficiencyColumns; ++i) {
-    const trace::EfficiencyRecord& e = *order[i];
-    rows[0].push_back(e.has_cluster() ? "cluster " + std::to_string(e.cluster) : "run");
-    rows[1].push_back(std::to_string(e.phases));
-    rows[2].push_back(Trim(Percent(e.parallel)));
-    rows[3].push_back(Trim(Percent(e.load_balance)));
-    rows[4].push_back(Trim(Percent(e.communication)));
-    rows[5].push_back(Trim(Percent(e.serialisation)));
-    rows[6].push_back(Trim(Percent(e.transfer)));
+    columns.emplace_back(order[i]->has_cluster() ? "cluster " + std::to_string(order[i]->cluster) : "run", order[i]);
   }
-  return rows;
+  return EfficiencyTable(columns);
 }
 
 void DiagnoseSection::Text(std::string* out) const {
@@ -91,16 +129,7 @@ void DiagnoseSection::Text(std::string* out) const {
   if (efficiencies_.empty()) return;
   line("");
   line("efficiencies (POP)");
-  for (const std::vector<std::string>& row : EfficiencyRows()) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%-20s", row[0].c_str());
-    std::string s = buf;
-    for (size_t i = 1; i < row.size(); ++i) {
-      std::snprintf(buf, sizeof buf, " %11s", row[i].c_str());
-      s += buf;
-    }
-    line(s);
-  }
+  TableText(EfficiencyRows(), out);
 }
 
 void DiagnoseSection::Markdown(std::string* out) const {
@@ -117,17 +146,7 @@ void DiagnoseSection::Markdown(std::string* out) const {
   line("");
   line("## Efficiencies (POP)");
   line("");
-  const std::vector<std::vector<std::string>> rows = EfficiencyRows();
-  for (size_t r = 0; r < rows.size(); ++r) {
-    std::string s = "|";
-    for (const std::string& cell : rows[r]) s += " " + cell + " |";
-    line(s);
-    if (r == 0) {
-      std::string rule = "|---|";
-      for (size_t i = 1; i < rows[r].size(); ++i) rule += "---:|";
-      line(rule);
-    }
-  }
+  TableMarkdown(EfficiencyRows(), out);
 }
 
 }  // namespace rp::report

@@ -6,11 +6,19 @@
 #define RP_LIB_REPORT_DIAGNOSE_SECTION_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lib/trace/record.h"
 
 namespace rp::report {
+
+// The POP efficiency table: a row per metric, a column per record, headed
+// by its label; rendered as aligned text or a Markdown table.
+using Table = std::vector<std::vector<std::string>>;
+Table EfficiencyTable(const std::vector<std::pair<std::string, const trace::EfficiencyRecord*>>& columns);
+void TableText(const Table& rows, std::string* out);
+void TableMarkdown(const Table& rows, std::string* out);
 
 class DiagnoseSection {
  public:
@@ -21,7 +29,7 @@ class DiagnoseSection {
 
  private:
   std::vector<std::string> FindingLines(const trace::FindingRecord& f) const;
-  std::vector<std::vector<std::string>> EfficiencyRows() const;
+  Table EfficiencyRows() const;
 
   std::vector<trace::EfficiencyRecord> efficiencies_;  // the run's first
   std::vector<trace::FindingRecord> findings_;         // most severe first

@@ -2,44 +2,12 @@
 
 #include <cstring>
 
-#include "lib/trace/codec.h"
+#include "lib/trace/record_sink.h"
 
 namespace rp::report {
-namespace {
-
-class RecordSink : public trace::ByteSink {
- public:
-  explicit RecordSink(Report* report) : report_(report) {}
-  Status Write(std::string_view bytes) override {
-    pending_.append(bytes);
-    size_t begin = 0;
-    for (size_t end; (end = pending_.find('\n', begin)) != std::string::npos; begin = end + 1) {
-      ++line_;
-      Status s = decoder_.DecodeCopy(std::string_view(pending_).substr(begin, end - begin), &record_);
-      if (!s.ok()) return InputError("record " + std::to_string(line_) + " of the report's input: " + s.message());
-      report_->Add(record_);
-    }
-    pending_.erase(0, begin);
-    return OkStatus();
-  }
-  Status Close() override {
-    if (!pending_.empty()) return InputError("the report's input ends inside a record");
-    return OkStatus();
-  }
-  const std::string& name() const override { return name_; }
-
- private:
-  Report* report_;
-  std::string pending_;
-  int64_t line_ = 0;
-  trace::LineDecoder decoder_;
-  trace::Record record_;
-  std::string name_ = "<report>";
-};
-
-}  // namespace
 
 void Report::Add(const trace::Record& record) {
+  compare_.Add(record);
   diagnose_.Add(record);
   cpath_.Add(record);
   repr_.Add(record);
@@ -47,7 +15,12 @@ void Report::Add(const trace::Record& record) {
 
 std::string Report::Render(Format format) const {
   std::string out;
+  if (!compare_.empty()) {
+    if (format == Format::kText) compare_.Text(&out);
+    else compare_.Markdown(&out);
+  }
   if (!diagnose_.empty()) {
+    if (!out.empty()) out += "\n";
     if (format == Format::kText) diagnose_.Text(&out);
     else diagnose_.Markdown(&out);
   }
@@ -64,7 +37,9 @@ std::string Report::Render(Format format) const {
   return out;
 }
 
-std::unique_ptr<trace::ByteSink> ReportSink(Report* report) { return std::make_unique<RecordSink>(report); }
+std::unique_ptr<trace::ByteSink> ReportSink(Report* report) {
+  return trace::RecordSink("the report's input", [report](const trace::Record& r) { report->Add(r); });
+}
 
 Status RunAndRender(Format format, trace::Writer& out, const std::function<Status(trace::Writer&)>& stage) {
   Report report;

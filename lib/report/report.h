@@ -1,7 +1,7 @@
 // Reports for people, rendered from saved records: what a stage wrote can
 // be shown again, as text or Markdown, without running the stage again
 // (rp-report), and a stage's --format text shows exactly what it wrote.
-// Sections: the diagnosis (rp-diagnose's finding and efficiency records),
+// Sections: a comparison of two diagnoses (rp-diagnose --compare), the diagnosis (rp-diagnose's finding and efficiency records),
 // the critical path (rp-cpath's cp_* records), representative paths
 // (rp-repr's path and path_diff records).
 //
@@ -21,6 +21,7 @@
 #include <string>
 
 #include "lib/base/status.h"
+#include "lib/report/compare_section.h"
 #include "lib/report/cpath_section.h"
 #include "lib/report/diagnose_section.h"
 #include "lib/report/repr_section.h"
@@ -36,10 +37,11 @@ class Report {
  public:
   // Keeps what a section shows of the record; the rest is passed over.
   void Add(const trace::Record& record);
-  bool empty() const { return diagnose_.empty() && cpath_.empty() && repr_.empty(); }
+  bool empty() const { return compare_.empty() && diagnose_.empty() && cpath_.empty() && repr_.empty(); }
   std::string Render(Format format) const;
 
  private:
+  CompareSection compare_;
   DiagnoseSection diagnose_;
   CriticalPathSection cpath_;
   ReprSection repr_;

@@ -361,6 +361,7 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 
 // ------------------------------------------------------------ efficiency ---
 #define RP_FIELDS_efficiency(X)                                                \
+  X(Str, run, Opt, "rp-diagnose --compare: \"a\" or \"b\", the run it is of") \
   X(Int, cluster, Opt, "phase cluster (else the phase id); absent: the run")   \
   X(Int, phases, Req, "phases in it")                                          \
   X(Int, ranks, Req, "ranks with calls in it")                                 \
@@ -376,7 +377,9 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 
 // --------------------------------------------------------------- finding ---
 #define RP_FIELDS_finding(X)                                                   \
-  X(Str, category, Req, "\"load_imbalance\"")                                  \
+  X(Str, category, Req,                                                        \
+    "load_imbalance, serialisation, late_sender, wrong_order, late_receiver, " \
+    "wait_nxn, wait_barrier, late_broadcast, early_reduce, early_scan")        \
   X(Real, severity, Req, "share of run time the fix would save")               \
   X(Int, saved, Req, "ns of run time the fix would save")                      \
   X(Real, wasted, Opt, "share of all ranks' time lost to it")                  \
@@ -393,6 +396,24 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Ints, ranks, Opt, "ranks that cause it, ascending")                        \
   X(Str, evidence, Req, "the numbers behind it, in words")                     \
   X(Str, remedy, Req, "what to do about it")
+
+// -------------------------------------------------------- finding_change ---
+#define RP_FIELDS_finding_change(X)                                            \
+  X(Str, status, Req,                                                          \
+    "resolved (in run a only), improved, unchanged, regressed (severity "      \
+    "down, within, up by more than the noise band) or new (in run b only)")    \
+  X(Str, category, Req, "the finding's category")                              \
+  X(Int, cluster, Opt, "phase cluster; absent: the run")                       \
+  X(Str, call, Opt, "MPI function where the time is lost")                     \
+  X(Str, fn, Opt, "function containing the site")                              \
+  X(Str, file, Opt, "the site's source file")                                  \
+  X(Int, line, Opt, "the site's line")                                         \
+  X(Real, severity_a, Opt, "severity in run a (absent: below the threshold)")  \
+  X(Real, severity_b, Opt, "severity in run b (absent: below the threshold)")  \
+  X(Int, saved_a, Opt, "ns the fix would save in run a")                       \
+  X(Int, saved_b, Opt, "ns the fix would save in run b")                       \
+  X(Real, delta, Opt, "severity_b - severity_a, when both are present")       \
+  X(Real, band, Req, "the noise band: changes within it are unchanged")
 
 // The record types, in the order the schema documents them.
 #define RP_RECORD_TYPES(R)                                                     \
@@ -415,7 +436,8 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(PathDiff, path_diff, "what one kept path spent more than another, by function (rp-repr)") \
   R(CpImbalance, cp_imbalance, "wait and execution split of calls, ranks, run") \
   R(Efficiency, efficiency, "POP efficiencies of the run or a phase cluster (rp-diagnose)") \
-  R(Finding, finding, "one diagnosed problem: where, how much, why, what to do (rp-diagnose)")
+  R(Finding, finding, "one diagnosed problem: where, how much, why, what to do (rp-diagnose)") \
+  R(FindingChange, finding_change, "a finding of two runs compared (rp-diagnose --compare)")
 
 // ------------------------------------------------------------- machinery ---
 

@@ -2,12 +2,17 @@
 """Checks rp-diagnose's findings on tests/mpi/diagnose/planted.
 
 Usage: check_planted.py MODE RANKS ITERATIONS EXTRA_US HEAVY SOURCE DIAGNOSE_NDJSON
+       check_planted.py compare COMPARE_NDJSON SAME_NDJSON
 
 The planted problem must be the first finding: its category, its site
 (the source line marked in planted.c), its first cause (the function
 sleeping EXTRA) and its ranks; what it saves within 5% of the planted
 loss (sleeps overshoot a little) and its severity within 2 points of the
 planted loss over the run's time. A balanced run has no finding.
+
+compare: rp-diagnose --compare of the imbalanced run (a) and the balanced
+one (b) says the imbalance is resolved and nothing new; the imbalanced run
+compared with itself says every finding is unchanged.
 """
 import json
 import os
@@ -57,6 +62,22 @@ def main(mode, ranks, iterations, extra_us, heavy, source, path):
           f"severity {100 * top['severity']:.1f}%, planted {100 * share:.1f}% of {run['runtime'] / 1e6:.0f} ms")
 
 
+def compare(path, same_path):
+    changes = [json.loads(l) for l in open(path)]
+    changes = [r for r in changes if r["type"] == "finding_change"]
+    top = changes[0] if changes else {}
+    check(top.get("category") == "load_imbalance" and top.get("status") == "resolved",
+          f"imbalanced vs balanced: {top.get('category')} {top.get('status')}, want load_imbalance resolved")
+    check(not [r for r in changes if r["status"] == "new"], "imbalanced vs balanced: nothing new")
+    same = [json.loads(l) for l in open(same_path)]
+    same = [r for r in same if r["type"] == "finding_change"]
+    check(bool(same) and all(r["status"] == "unchanged" and r["delta"] == 0 for r in same),
+          f"a run against itself: {[r['status'] for r in same]}, all unchanged")
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    if sys.argv[1] == "compare":
+        compare(*sys.argv[2:])
+    else:
+        main(*sys.argv[1:])
     sys.exit(status())

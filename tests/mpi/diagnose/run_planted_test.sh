@@ -16,4 +16,8 @@ for mode in imbalance serial late_sender balanced; do
   rp-diagnose --format text "$work/$mode.phased.ndjson"
   python3 "$checker" $mode 6 30 8000 2,3 "$source_file" "$work/$mode.diag.ndjson" || failed=1
 done
+rp-diagnose --compare --format text "$work/imbalance.phased.ndjson" "$work/balanced.diag.ndjson"
+rp-diagnose --compare "$work/imbalance.phased.ndjson" "$work/balanced.diag.ndjson" -o "$work/compare.ndjson"
+rp-diagnose --compare "$work/imbalance.diag.ndjson" "$work/imbalance.phased.ndjson" -o "$work/same.ndjson"
+python3 "$checker" compare "$work/compare.ndjson" "$work/same.ndjson" || failed=1
 exit $failed
