@@ -31,9 +31,11 @@ const char* AlgoName(Algo algo) {
   return "?";
 }
 
-class Analysis {
+}  // namespace
+
+class Analysis::Impl {
  public:
-  Analysis(const Config& config, const window::Dictionary& dict, trace::Writer& out)
+  Impl(const Config& config, const window::Dictionary& dict, trace::Writer& out)
       : config_(config), dict_(dict), out_(out), records_(dict, out), code_(dict) {
     std::set<std::string> hosts;
     for (const trace::RankRecord& r : dict.rank_records) {
@@ -99,7 +101,7 @@ class Analysis {
     RP_RETURN_IF_ERROR(Decided());
     RP_RETURN_IF_ERROR(WriteFinishedPhases(true));
     code_.Finish();
-    Warn();
+    if (config_.warn) Warn();
     RP_RETURN_IF_ERROR(records_.WriteScope(run_, kNone, {run_start_, run_.end}, AlgoName(config_.algo), problems_,
                                            true, &code_));
     if (config_.algo == Algo::kExact && config_.zeroing) {
@@ -249,7 +251,12 @@ class Analysis {
   trace::Record record_;
 };
 
-}  // namespace
+Analysis::Analysis(const Config& config, const window::Dictionary& dict, trace::Writer& out)
+    : impl_(std::make_unique<Impl>(config, dict, out)) {}
+Analysis::~Analysis() = default;
+Status Analysis::AddWindow(std::unique_ptr<graph::WindowGraph>* window) { return impl_->AddWindow(window); }
+Status Analysis::Finish() { return impl_->Finish(); }
+bool Analysis::any_calls() const { return impl_->any_calls(); }
 
 Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   window::WindowReader windows(input, window::Boundaries::kClean, config.read);

@@ -16,7 +16,10 @@
 #ifndef RP_LIB_CPATH_CPATH_H_
 #define RP_LIB_CPATH_CPATH_H_
 
+#include <memory>
+
 #include "lib/base/status.h"
+#include "lib/graph/window_graphs.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/writer.h"
 #include "lib/window/window.h"
@@ -33,7 +36,28 @@ struct Config {
   int top = 5;               // cp_top: sites with more than 1/top of the path
   bool phases = true;        // per-phase records when phases are tagged
   bool phase_ranks = false;  // per-phase, per-rank imbalance too
+  bool warn = true;          // log what the graph had to leave out
   window::ReadConfig read;
+};
+
+// Run's analysis for a stage that reads the windows itself (rp-diagnose
+// when no rp-cpath ran before it): each window's graph in, the cp_*
+// records out (not the input's records, whatever config.passthrough says).
+class Analysis {
+ public:
+  // `config`, `dict` and `out` must outlive the analysis.
+  Analysis(const Config& config, const window::Dictionary& dict, trace::Writer& out);
+  ~Analysis();
+  // Takes *window when it must keep it (Algo::kReplay).
+  Status AddWindow(std::unique_ptr<graph::WindowGraph>* window);
+  // The rest of the path and the summaries.
+  Status Finish();
+  bool any_calls() const;
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
 };
 
 // Reads `input`, writes its records (config.passthrough) and the cp_*

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "lib/base/version.h"
 #include "lib/diagnose/figures.h"
 #include "lib/diagnose/findings.h"
+#include "lib/diagnose/path_records.h"
 #include "lib/diagnose/totals.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/report/format.h"
@@ -54,7 +56,7 @@ class Diagnosis {
     run_.Add(f);
   }
 
-  Status Write(const Figures& figures, trace::Writer& out) {
+  Status Write(const Figures& figures, const PathRecords& path, trace::Writer& out) {
     // The run's time runs from its start to its end, not only over its
     // phases' (the time before the first phase's first task counts).
     const int64_t runtime = figures.run_end() - figures.run_start();
@@ -66,10 +68,14 @@ class Diagnosis {
     const Findings findings(FindingConfig{config_.threshold, config_.cause_share}, dict_,
                             figures.attribution().tree());
     std::vector<trace::FindingRecord> all;
-    for (const auto& [cluster, t] : clusters_) {
-      findings.Imbalance(cluster, t, runtime, &all);
-      findings.WaitStates(cluster, t, runtime, &all);
+    for (const auto& [cluster, t] : clusters_) findings.Imbalance(cluster, t, runtime, &all);
+    std::set<int64_t> covered;
+    for (const trace::FindingRecord& f : all) {
+      if (f.has_site()) covered.insert(f.site);
     }
+    for (const auto& [cluster, t] : clusters_) findings.WaitStates(cluster, t, runtime, &all);
+    findings.CriticalPath(
+        path, [&](int32_t site) { return figures.callers(site); }, runtime, covered, &all);
     // Most severe first; ties in a fixed order, so reports diff well.
     std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.severity > b.severity; });
     for (const trace::FindingRecord& f : all) RP_RETURN_IF_ERROR(out.Write(f));
@@ -94,6 +100,7 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   Figures figures(dict);
   RP_RETURN_IF_ERROR(figures.NoteRecords(dict));
   Diagnosis diagnosis(config, dict);
+  PathSource path(dict);
   std::vector<PhaseFigures> ended;
   int64_t backward = 0;
   {
@@ -108,6 +115,7 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
       RP_RETURN_IF_ERROR(figures.AddWindow(*w, &ended));
       for (const PhaseFigures& f : ended) diagnosis.Add(f);
       ended.clear();
+      RP_RETURN_IF_ERROR(path.AddWindow(&w));
       source.Recycle(std::move(w));
     }
   }
@@ -128,7 +136,8 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
                  "synchronized; run rp-clocksync first",
                  backward);
   }
-  RP_RETURN_IF_ERROR(diagnosis.Write(figures, out));
+  RP_RETURN_IF_ERROR(path.Finish());
+  RP_RETURN_IF_ERROR(diagnosis.Write(figures, path.records(), out));
   return out.Close();
 }
 

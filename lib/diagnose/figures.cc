@@ -54,6 +54,11 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       const int64_t end = ev.bounds_application() ? ev.t0 : ev.t1;
       run_end_ = std::max(run_end_, end);
       if (ev.category() == mpi::Category::kInit) continue;  // before it is not the application's
+      if (ev.site != kNone) {
+        std::vector<bool>& callers = callers_[ev.site];
+        if (callers.size() <= rank) callers.resize(ranks);
+        callers[rank] = true;
+      }
       PhaseFigures& f = At(phased_ ? ev.phase : kNone, ranks);
       RankFigures& r = f.ranks[rank];
       const profile::Attribution::Computation c = attribution_.Before(e);
@@ -98,6 +103,11 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
     for (int32_t phase : ends_.EndedIn(w)) End(phase, ended);
   }
   return OkStatus();
+}
+
+int64_t Figures::callers(int32_t site) const {
+  auto it = callers_.find(site);
+  return it == callers_.end() ? 0 : std::count(it->second.begin(), it->second.end(), true);
 }
 
 void Figures::Finish(std::vector<PhaseFigures>* ended) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/base/status.h"
@@ -76,6 +77,8 @@ class Figures {
   int64_t run_start() const { return run_start_; }
   int64_t run_end() const { return run_end_; }
   const profile::Attribution& attribution() const { return attribution_; }
+  // How many ranks made calls at `site`.
+  int64_t callers(int32_t site) const;
 
  private:
   PhaseFigures& At(int32_t phase, size_t ranks);
@@ -87,6 +90,7 @@ class Figures {
   WaitStates states_;
   std::vector<repr::RankSet> carried_;
   std::map<int32_t, PhaseFigures> open_;
+  std::unordered_map<int32_t, std::vector<bool>> callers_;  // by site: the ranks calling it
   bool started_ = false, phased_ = false;
   int64_t run_start_ = 0, run_end_ = INT64_MIN;
 };

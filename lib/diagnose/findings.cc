@@ -117,12 +117,12 @@ Findings::Findings(const FindingConfig& config, const window::Dictionary& dict, 
   for (const trace::SiteRecord& s : dict.sites) sites_[s.id] = s;
 }
 
-std::string Findings::Locate(int64_t cluster, const Totals& t, int64_t saved, int64_t runtime, int32_t site,
+std::string Findings::Locate(int64_t cluster, const Totals* t, int64_t saved, int64_t runtime, int32_t site,
                              int32_t fn, trace::FindingRecord* f) const {
   f->set_saved(saved);
   f->set_severity(Ratio(static_cast<double>(saved), static_cast<double>(runtime)));
   if (cluster != kNone) f->set_cluster(cluster);
-  f->set_phases(t.phases);
+  if (t) f->set_phases(t->phases);
   const std::string call = fn >= 0 ? mpi::kFunctions[fn].name : "?";
   f->set_call(call);
   std::string where = call;
@@ -155,9 +155,9 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
   const auto closing = std::max_element(t.closing.begin(), t.closing.end(),
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
   const auto [site, fn] = closing->first;
-  const std::string where = Locate(cluster, t, saved, runtime, site, fn, &f);
+  const std::string where = Locate(cluster, &t, saved, runtime, site, fn, &f);
   std::map<int32_t, double> by_function;
-  for (const auto& [function, c] : t.causes) by_function[function] = c.ns;
+  for (const auto& [function, c] : t.causes) by_function[function] = t.CauseNs(c);
   const auto causes = Significant(by_function, config_.cause_share * t.symptom, tree_);
   const double per_phase = t.symptom / static_cast<double>(t.closed);
   std::string evidence = "ranks wait " + report::Duration(std::llround(per_phase)) +
@@ -180,7 +180,7 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
     // The ranks that do the first cause's extra work: at least half the
     // largest excess.
     const Totals::Cause& top = t.causes.at(causes[0].second);
-    const std::vector<int64_t> heavy = Heaviest(top.excess);
+    const std::vector<int64_t> heavy = Heaviest(t.Excess(top));
     f.set_ranks(heavy);
     const std::string name = report::ShortFunction(names[0]);
     if (Serial(top.time, ranks)) {
@@ -224,7 +224,7 @@ void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
     f.set_category(std::string(PatternName(key.pattern)));
     const int64_t saved = std::llround(avg);
     f.set_wasted(Ratio(static_cast<double>(sum.ns), static_cast<double>(ranks) * static_cast<double>(runtime)));
-    const std::string where = Locate(cluster, t, saved, runtime, key.site, key.fn, &f);
+    const std::string where = Locate(cluster, &t, saved, runtime, key.site, key.fn, &f);
     std::vector<double> waiting(sum.waiting.begin(), sum.waiting.end());
     std::vector<double> delaying(sum.delaying.begin(), sum.delaying.end());
     const auto causes = Significant(sum.causes, config_.cause_share * static_cast<double>(sum.ns), tree_);
@@ -257,6 +257,93 @@ void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
     }
     f.set_evidence(evidence);
     f.set_remedy(Remedy(key.pattern, f.call, cause));
+    out->push_back(f);
+  }
+}
+
+// Critical-path findings (see findings.h), from the run's records.
+void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers, int64_t runtime,
+                            const std::set<int64_t>& covered, std::vector<trace::FindingRecord>* out) const {
+  if (!p.summary || runtime <= 0) return;
+  const int64_t length = p.summary->length;
+  const double least = config_.threshold * static_cast<double>(runtime);
+  auto zeroing = [&](const std::string& kind, int64_t site, const std::string& fn) -> const trace::CpZeroingRecord* {
+    for (const trace::CpZeroingRecord& z : p.zeroings) {
+      if (z.kind != kind) continue;
+      if (kind == "function" ? z.fn == fn : z.has_site() && z.site == site) return &z;
+    }
+    return nullptr;
+  };
+  auto site_profile = [&](int64_t site) -> const trace::CpProfileRecord* {
+    for (const trace::CpProfileRecord& s : p.sites) {
+      if (s.has_site() && s.site == site) return &s;
+    }
+    return nullptr;
+  };
+  for (const trace::CpZeroingRecord& z : p.zeroings) {
+    if (z.kind != "mpi" || !z.has_site() || static_cast<double>(z.reduction) < least) continue;
+    trace::FindingRecord f;
+    f.set_category("communication_on_path");
+    f.set_wasted(0);
+    const std::string where = Locate(kNone, nullptr, z.reduction, runtime, static_cast<int32_t>(z.site),
+                                     mpi::FindFunction(z.call), &f);
+    const trace::CpProfileRecord* s = site_profile(z.site);
+    std::string evidence = "the critical path (" + report::Duration(length) + ") spends " +
+                           (s ? report::Duration(s->cp_mpi) : std::string("time")) + " in " + where +
+                           " and the transfers it completes; were they instant, it would be " +
+                           report::Duration(z.reduction) + " shorter (" + report::Duration(z.length) +
+                           ", recomputed on the graph: another path may take over)";
+    if (s && s->has_calls()) evidence += "; " + std::to_string(s->calls) + " calls on all ranks";
+    f.set_evidence(evidence);
+    f.set_remedy("Take this communication off the critical path: overlap it with independent computation "
+                 "(nonblocking calls), send fewer and larger messages or less data, or place communicating "
+                 "ranks closer together");
+    out->push_back(f);
+  }
+  for (const trace::CpProfileRecord& s : p.sites) {
+    if (!s.has_site() || covered.count(s.site)) continue;
+    const int64_t ranks = callers(static_cast<int32_t>(s.site));
+    if (ranks == 0) continue;
+    const double average = static_cast<double>(s.time_compute) / static_cast<double>(ranks);
+    const double excess = static_cast<double>(s.cp_compute) - average;
+    const trace::CpZeroingRecord* z = zeroing("compute", s.site, "");
+    const double saved = z ? std::min(excess, static_cast<double>(z->reduction)) : excess;
+    if (saved < least) continue;
+    trace::FindingRecord f;
+    f.set_category("critical_computation");
+    f.set_wasted(0);
+    const std::string where = Locate(kNone, nullptr, std::llround(saved), runtime, static_cast<int32_t>(s.site),
+                                     s.has_call() ? mpi::FindFunction(s.call) : -1, &f);
+    f.set_evidence("the critical path computes " + report::Duration(s.cp_compute) + " before calls to " + where +
+                   ", an average rank " + report::Duration(std::llround(average)) +
+                   ": the ranks on the path do more of it than the others" +
+                   (z ? "; were it instant, the path would be " + report::Duration(z->reduction) + " shorter" : ""));
+    f.set_remedy("Balance the computation before " + where + " over the ranks, or shorten it where the critical "
+                 "path runs (rp-cpath shows the path's ranks)");
+    out->push_back(f);
+  }
+  for (const trace::CpProfileRecord& fn : p.functions) {
+    // Shares of computation: a function's time in MPI calls is waiting
+    // and communication, the other findings'.
+    if (!fn.has_fn() || fn.time_share <= 0 || length <= 0) continue;
+    const double all = static_cast<double>(fn.time) / fn.time_share;
+    const double compute_share = static_cast<double>(fn.time_compute) / all;
+    const double path_share = static_cast<double>(fn.cp_compute) / static_cast<double>(length);
+    if (compute_share < 0.10 || path_share >= 0.5 * compute_share) continue;
+    const trace::CpZeroingRecord* z = zeroing("function", kNone, fn.fn);
+    trace::FindingRecord f;
+    f.set_category("off_path_hotspot");
+    const int64_t saved = z ? z->reduction : 0;
+    f.set_saved(saved);
+    f.set_severity(static_cast<double>(saved) / static_cast<double>(runtime));
+    f.set_fn(fn.fn);
+    f.set_evidence(report::ShortFunction(fn.fn) + " computes " + report::Trim(report::Percent(compute_share)) +
+                   " of all ranks' time but only " + report::Trim(report::Percent(path_share)) +
+                   " of the critical path" +
+                   (z ? "; were it instant, the run would be " + report::Duration(saved) + " shorter" : ""));
+    f.set_remedy("Optimising " + report::ShortFunction(fn.fn) +
+                 " will not shorten the run much: its time is hidden behind other ranks' work; look at the "
+                 "critical path's functions first (rp-cpath)");
     out->push_back(f);
   }
 }

@@ -11,14 +11,28 @@
 //                   pattern's waiting at the site averaged over the
 //                   cluster's ranks (Table 2's avg(N) for "wait for
 //                   partner"); causes: the delay costs.
+//   critical path   from rp-cpath's run-wide records (path_records.h):
+//     communication_on_path  a site's MPI calls on the path: saved = the
+//                   what-if of their taking no time (cp_zeroing mpi);
+//     critical_computation  the path computes before a site's calls more
+//                   than the average rank calling it does: saved = that
+//                   excess, at most the what-if of the computation taking
+//                   no time;
+//     off_path_hotspot  a function computing at least 10% of all ranks'
+//                   time and less than half that share of the path: saved =
+//                   its what-if (small: optimising it will not shorten
+//                   the run); kept whatever the threshold.
 #ifndef RP_LIB_DIAGNOSE_FINDINGS_H_
 #define RP_LIB_DIAGNOSE_FINDINGS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "lib/diagnose/path_records.h"
 #include "lib/diagnose/totals.h"
 #include "lib/profile/context_tree.h"
 #include "lib/trace/schema.h"
@@ -39,11 +53,16 @@ class Findings {
   // threshold of `runtime`.
   void Imbalance(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
   void WaitStates(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
+  // `callers(site)`: the ranks calling a site; `covered`: sites an
+  // imbalance finding already names (their excess computation is that
+  // finding's).
+  void CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers, int64_t runtime,
+                    const std::set<int64_t>& covered, std::vector<trace::FindingRecord>* out) const;
 
  private:
   // Fills the finding's severity, cluster and call site; returns "MPI_X
   // (file:line)".
-  std::string Locate(int64_t cluster, const Totals& t, int64_t saved, int64_t runtime, int32_t site, int32_t fn,
+  std::string Locate(int64_t cluster, const Totals* t, int64_t saved, int64_t runtime, int32_t site, int32_t fn,
                      trace::FindingRecord* f) const;
   const std::string& Function(int32_t id) const { return tree_.functions()[id]; }
 

@@ -37,23 +37,36 @@ void Totals::Add(const PhaseFigures& f) {
     ++closing[{f.ranks[members[0]].closing_site, f.ranks[members[0]].closing_fn}];
   }
   for (const auto& [function, ns] : f.functions) {
-    double sum = 0, most = 0;
-    for (size_t r : members) {
-      sum += static_cast<double>(ns[r]);
-      most = std::max(most, static_cast<double>(ns[r]));
-    }
-    const double mean = sum / n;
     Cause& c = causes[function];
-    c.ns += most - mean;
-    if (c.excess.size() < f.ranks.size()) {
-      c.excess.resize(f.ranks.size());
-      c.time.resize(f.ranks.size());
-    }
-    for (size_t r : members) {
-      c.excess[r] += std::max(0.0, static_cast<double>(ns[r]) - mean);
-      c.time[r] += static_cast<double>(ns[r]);
-    }
+    if (c.time.size() < f.ranks.size()) c.time.resize(f.ranks.size());
+    for (size_t r : members) c.time[r] += static_cast<double>(ns[r]);
   }
+}
+
+double Totals::CauseNs(const Cause& c) const {
+  double sum = 0, most = 0;
+  int64_t n = 0;
+  for (size_t r = 0; r < present.size(); ++r) {
+    if (!present[r]) continue;
+    const double t = r < c.time.size() ? c.time[r] : 0;
+    sum += t;
+    most = std::max(most, t);
+    ++n;
+  }
+  return n > 0 ? most - sum / static_cast<double>(n) : 0;
+}
+
+std::vector<double> Totals::Excess(const Cause& c) const {
+  double sum = 0;
+  int64_t n = 0;
+  for (size_t r = 0; r < present.size(); ++r) {
+    if (present[r]) sum += r < c.time.size() ? c.time[r] : 0, ++n;
+  }
+  std::vector<double> excess(present.size());
+  for (size_t r = 0; r < present.size() && n > 0; ++r) {
+    if (present[r] && r < c.time.size()) excess[r] = std::max(0.0, c.time[r] - sum / static_cast<double>(n));
+  }
+  return excess;
 }
 
 int64_t Totals::ranks() const { return std::count(present.begin(), present.end(), true); }

@@ -20,16 +20,17 @@ struct Totals {
   std::vector<int64_t> compute;  // by rank
   std::vector<bool> present;
   // Load imbalance, summed over the phases: the symptom avg - min of the
-  // waiting at each phase's closing synchronization, and each function's
-  // imb_cause max - avg.
+  // waiting at each phase's closing synchronization; and each function's
+  // time by rank, whose max - avg is its imb_cause. That is taken of the
+  // sums over the phases, not summed phase by phase: a function's sampled
+  // time in one short phase is noisy, and the max of noisy equal values
+  // is above their mean.
   double symptom = 0;
   double wasted = 0;   // sum over ranks of (wait - min): rank time lost
   int64_t closed = 0;  // phases that end at a global synchronization
   std::map<std::pair<int32_t, int32_t>, int64_t> closing;  // (site, MPI function) -> phases it closed
   struct Cause {
-    double ns = 0;               // sum of max - avg
-    std::vector<double> excess;  // by rank: sum of its time above the mean
-    std::vector<double> time;    // by rank: its time in the function
+    std::vector<double> time;  // by rank: its time in the function
   };
   std::map<int32_t, Cause> causes;  // by function
   WaitSums waits;
@@ -37,6 +38,10 @@ struct Totals {
   void Add(const PhaseFigures& f);
 
   int64_t ranks() const;
+  // max - avg over the ranks present of a function's time, and each rank's
+  // time above the mean.
+  double CauseNs(const Cause& c) const;
+  std::vector<double> Excess(const Cause& c) const;
   int64_t compute_max() const;
   int64_t compute_avg() const;
 };

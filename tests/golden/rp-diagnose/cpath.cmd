@@ -15,6 +15,15 @@
 #   in exchange, charged with all 370. The Barrier's waiting closes phase
 #   0 (the imbalance above); the Bcast's root enters at 710, ranks 2 and 1
 #   wait 10 and 5: 5 ns per rank, below 1%.
+# Critical path (computed here with lib/cpath: rp-cpath did not run; its
+#   records are those of tests/golden/rp-cpath): the path computes 180
+#   before MPI_Finalize (rank 0, 720 to 900), an average rank 240/3 = 80:
+#   excess 100, and zeroing that computation shortens the path by 100: a
+#   critical computation of 100. The Barrier's excess is the imbalance's
+#   (its site is named there). The path spends 50 in the Barrier and 10 in
+#   the Bcast (zeroing them: 50 and 10 shorter): communication on the path.
+#   exchange takes 900 of all ranks' 2520 (35.7%) and none of the path: an
+#   off-path hot spot, saving nothing.
 # Efficiencies, run: 890 ns; computation 305, 695, 430 (mean 476, max
 #   695); ideal 640 + 190 = 830 (each phase's longest path of computation).
 rp-phases testdata/traces/cpath.ndjson | rp-diagnose --no-passthrough

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rp-diagnose on tests/mpi/diagnose/planted: 6 ranks, 30 phases of 10 ms,
+# rp-diagnose on tests/mpi/diagnose/planted: 6 ranks, 30 phases of 20 ms,
 # 8 ms of planted trouble a phase (imbalance on ranks 2 and 3, a rank-0
 # checkpoint, late senders), and a balanced run, each through the whole
 # pipeline; then the imbalanced run compared with the balanced one.
@@ -10,7 +10,7 @@ checker=$root/tests/mpi/diagnose/check_planted.py
 source_file=$root/tests/mpi/diagnose/planted.c
 failed=0
 for mode in imbalance serial late_sender balanced; do
-  rp-record -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np 6 "$app" -m $mode -n 30 -b 10000 -e 8000 -r 2,3
+  rp-record -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np 6 "$app" -m $mode -n 30 -b 20000 -e 8000 -r 2,3
   rp-clocksync "$work/$mode.ndjson" | rp-phases -o "$work/$mode.phased.ndjson"
   rp-diagnose --no-passthrough "$work/$mode.phased.ndjson" -o "$work/$mode.diag.ndjson"
   rp-diagnose --format text "$work/$mode.phased.ndjson"

@@ -1,0 +1,56 @@
+#include "lib/diagnose/path_records.h"
+
+#include "lib/trace/record_sink.h"
+
+namespace rp::diagnose {
+
+void PathRecords::Keep(const trace::Record& r) {
+  switch (r.type) {
+    case trace::RecordType::kCpSummary:
+      if (!r.cp_summary.has_phase()) summary = r.cp_summary;
+      break;
+    case trace::RecordType::kCpProfile:
+      if (r.cp_profile.has_phase()) break;
+      if (r.cp_profile.scope == "site") sites.push_back(r.cp_profile);
+      if (r.cp_profile.scope == "function") functions.push_back(r.cp_profile);
+      break;
+    case trace::RecordType::kCpZeroing: zeroings.push_back(r.cp_zeroing); break;
+    default: break;
+  }
+}
+
+PathSource::PathSource(const window::Dictionary& dict) {
+  for (const std::string& p : dict.header.producer) {
+    if (p.starts_with("rp-cpath")) return;
+  }
+  writer_ = std::make_unique<trace::Writer>(
+      trace::RecordSink("<critical path>", [this](const trace::Record& r) { records_.Keep(r); }));
+  config_.passthrough = false;
+  config_.phases = false;
+  config_.warn = false;
+  analysis_ = std::make_unique<cpath::Analysis>(config_, dict, *writer_);
+}
+
+PathSource::~PathSource() = default;
+
+Status PathSource::AddWindow(std::unique_ptr<graph::WindowGraph>* w) {
+  if (analysis_) return analysis_->AddWindow(w);
+  const window::Window& window = (*w)->window;
+  for (const window::Line& line : window.lines) {
+    if (line.type != trace::RecordType::kCpSummary && line.type != trace::RecordType::kCpProfile &&
+        line.type != trace::RecordType::kCpZeroing) {
+      continue;
+    }
+    RP_RETURN_IF_ERROR(decoder_.DecodeCopy(window.text(line), &record_));
+    records_.Keep(record_);
+  }
+  return OkStatus();
+}
+
+Status PathSource::Finish() {
+  if (!analysis_ || !analysis_->any_calls()) return OkStatus();
+  RP_RETURN_IF_ERROR(analysis_->Finish());
+  return writer_->Close();
+}
+
+}  // namespace rp::diagnose
