@@ -22,7 +22,7 @@
 #   critical computation of 100. The Barrier's excess is the imbalance's
 #   (its site is named there). The path spends 50 in the Barrier and 10 in
 #   the Bcast (zeroing them: 50 and 10 shorter): communication on the path.
-#   exchange takes 900 of all ranks' 2520 (35.7%) and none of the path: an
+#   exchange computes 405 of all ranks' 2520 (16.1%), none on the path: an
 #   off-path hot spot, saving nothing.
 # Efficiencies, run: 890 ns; computation 305, 695, 430 (mean 476, max
 #   695); ideal 640 + 190 = 830 (each phase's longest path of computation).
