@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libsimdjson-dev libspdlog-dev libfmt-dev libcli11-dev libgtest-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
-  libdw-dev libelf-dev faketime libfaketime python3 bc
+  libdw-dev libelf-dev faketime libfaketime python3 bc chromium
 
 BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr rp-diagnose
 

@@ -9,8 +9,9 @@ int main(int argc, char** argv) {
   tool.AddInputs(&io);
   tool.AddOutput(&io);
   Format format = Format::kText;
-  tool.AddChoice<Format>("--format", &format, {{"text", Format::kText}, {"markdown", Format::kMarkdown}},
-                         "text for a terminal, markdown for a wiki, an issue or a pull request");
+  tool.AddChoice<Format>("--format", &format, {{"text", Format::kText}, {"markdown", Format::kMarkdown}, {"html", Format::kHtml}},
+                         "text for a terminal, markdown for a wiki, an issue or a pull request, html for a "
+                         "browser (one self-contained page with pictures)");
   tool.SetFooter(
       "Reads: rp-trace/1 with analysis records: rp-cpath's cp_summary, cp_profile, cp_zeroing\n"
       "and cp_imbalance (the whole run's). Other records are passed over.\n"

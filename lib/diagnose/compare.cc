@@ -53,8 +53,11 @@ Expected<Diagnosis> Load(const Config& config, trace::InputSet& input) {
 }
 
 using Key = std::tuple<std::string, int64_t, std::string, std::string, std::string, int64_t>;
+// Decoded records keep the values of absent fields from the record before:
+// only fields present count.
 Key KeyOf(const trace::FindingRecord& f) {
-  return {f.category, f.has_cluster() ? f.cluster : -1, f.call, f.fn, f.file, f.has_line() ? f.line : -1};
+  return {f.category, f.has_cluster() ? f.cluster : -1, f.has_call() ? f.call : "", f.has_fn() ? f.fn : "",
+          f.has_file() ? f.file : "", f.has_line() ? f.line : -1};
 }
 
 }  // namespace

@@ -61,7 +61,11 @@ class Diagnosis {
     // phases' (the time before the first phase's first task counts).
     const int64_t runtime = figures.run_end() - figures.run_start();
     run_.runtime = runtime;
-    RP_RETURN_IF_ERROR(out.Write(Efficiency(run_, kNone)));
+    trace::EfficiencyRecord run = Efficiency(run_, kNone);
+    run.set_rank_compute(run_.compute);
+    run.set_rank_mpi(run_.mpi);
+    run.set_rank_wait(run_.wait);
+    RP_RETURN_IF_ERROR(out.Write(run));
     for (const auto& [cluster, t] : clusters_) {
       if (cluster != kNone) RP_RETURN_IF_ERROR(out.Write(Efficiency(t, cluster)));
     }
@@ -79,7 +83,12 @@ class Diagnosis {
     // Most severe first; ties in a fixed order, so reports diff well.
     std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.severity > b.severity; });
     for (const trace::FindingRecord& f : all) RP_RETURN_IF_ERROR(out.Write(f));
-    return OkStatus();
+    // A picture of the cluster that took the most time.
+    int64_t longest = kNone, most = -1;
+    for (const auto& [cluster, t] : clusters_) {
+      if (t.runtime > most) most = t.runtime, longest = cluster;
+    }
+    return figures.timeline().Write(longest, out);
   }
 
  private:
@@ -100,7 +109,12 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   Figures figures(dict);
   RP_RETURN_IF_ERROR(figures.NoteRecords(dict));
   Diagnosis diagnosis(config, dict);
-  PathSource path(dict);
+  PathSource path(dict, [&figures](const trace::CpSegmentRecord& s) {
+    if (s.has_phase() || !figures.phased()) {
+      figures.timeline().Step(s.has_phase() ? static_cast<int32_t>(s.phase) : kNone, static_cast<int32_t>(s.rank),
+                              s.t0, s.t1);
+    }
+  });
   std::vector<PhaseFigures> ended;
   int64_t backward = 0;
   {

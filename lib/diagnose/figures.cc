@@ -81,6 +81,8 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       r.mpi += ev.t1 - ev.t0;
       const graph::CallTimes& t = wg.times[e];
       r.wait += t.wait_before + t.wait_after;
+      timeline_.Call(f.phase, phased_ ? ends_.cluster(f.phase) : -1, static_cast<int32_t>(rank), start, ev.t0,
+                     t.wait_before, ev.t1);
       // The last call so far: the closing one if the phase ends here.
       const bool sync = w.lines[ev.line].global_sync;
       r.closing_wait = sync ? t.wait_before : 0;

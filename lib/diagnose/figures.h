@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lib/base/status.h"
+#include "lib/diagnose/timeline.h"
 #include "lib/diagnose/wait_states.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/phases/phase_ends.h"
@@ -79,6 +80,8 @@ class Figures {
   const profile::Attribution& attribution() const { return attribution_; }
   // How many ranks made calls at `site`.
   int64_t callers(int32_t site) const;
+  Timeline& timeline() { return timeline_; }
+  const Timeline& timeline() const { return timeline_; }
 
  private:
   PhaseFigures& At(int32_t phase, size_t ranks);
@@ -88,6 +91,7 @@ class Figures {
   profile::Attribution attribution_;
   repr::PathSets sets_;
   WaitStates states_;
+  Timeline timeline_;
   std::vector<repr::RankSet> carried_;
   std::map<int32_t, PhaseFigures> open_;
   std::unordered_map<int32_t, std::vector<bool>> callers_;  // by site: the ranks calling it

@@ -165,6 +165,8 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
                          std::to_string(t.closed) + " phases: " + report::Duration(saved) + " of the run's " +
                          report::Duration(runtime);
   std::string remedy;
+  f.set_rank_values(t.closing_wait);
+  f.set_rank_label("waiting at " + f.call);
   if (!causes.empty()) {
     std::vector<std::string> names;
     std::vector<int64_t> ns;
@@ -183,6 +185,10 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
     const std::vector<int64_t> heavy = Heaviest(t.Excess(top));
     f.set_ranks(heavy);
     const std::string name = report::ShortFunction(names[0]);
+    std::vector<int64_t> by_rank;
+    for (double x : top.time) by_rank.push_back(std::llround(x));
+    f.set_rank_values(by_rank);
+    f.set_rank_label(name + " (computation)");
     if (Serial(top.time, ranks)) {
       f.set_category("serialisation");
       double all_time = 0;
@@ -255,6 +261,8 @@ void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
       evidence += "; " + report::Duration(sum.propagated) +
                   " of it propagates an earlier wait (the late rank was itself waiting)";
     }
+    f.set_rank_values(sum.waiting);
+    f.set_rank_label("waiting at " + f.call);
     f.set_evidence(evidence);
     f.set_remedy(Remedy(key.pattern, f.call, cause));
     out->push_back(f);

@@ -19,12 +19,16 @@ void PathRecords::Keep(const trace::Record& r) {
   }
 }
 
-PathSource::PathSource(const window::Dictionary& dict) {
+PathSource::PathSource(const window::Dictionary& dict, std::function<void(const trace::CpSegmentRecord&)> step)
+    : step_(std::move(step)) {
   for (const std::string& p : dict.header.producer) {
     if (p.starts_with("rp-cpath")) return;
   }
   writer_ = std::make_unique<trace::Writer>(
-      trace::RecordSink("<critical path>", [this](const trace::Record& r) { records_.Keep(r); }));
+      trace::RecordSink("<critical path>", [this](const trace::Record& r) {
+        if (r.type == trace::RecordType::kCpSegment) step_(r.cp_segment);
+        records_.Keep(r);
+      }));
   config_.passthrough = false;
   config_.phases = false;
   config_.warn = false;
@@ -38,10 +42,11 @@ Status PathSource::AddWindow(std::unique_ptr<graph::WindowGraph>* w) {
   const window::Window& window = (*w)->window;
   for (const window::Line& line : window.lines) {
     if (line.type != trace::RecordType::kCpSummary && line.type != trace::RecordType::kCpProfile &&
-        line.type != trace::RecordType::kCpZeroing) {
+        line.type != trace::RecordType::kCpZeroing && line.type != trace::RecordType::kCpSegment) {
       continue;
     }
     RP_RETURN_IF_ERROR(decoder_.DecodeCopy(window.text(line), &record_));
+    if (record_.type == trace::RecordType::kCpSegment) step_(record_.cp_segment);
     records_.Keep(record_);
   }
   return OkStatus();

@@ -6,6 +6,7 @@
 #ifndef RP_LIB_DIAGNOSE_PATH_RECORDS_H_
 #define RP_LIB_DIAGNOSE_PATH_RECORDS_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -29,8 +30,9 @@ struct PathRecords {
 
 class PathSource {
  public:
-  // From the stream when its header names rp-cpath among its producers.
-  explicit PathSource(const window::Dictionary& dict);
+  // From the stream when its header names rp-cpath among its producers;
+  // each step of the critical path (cp_segment) goes to `step`.
+  PathSource(const window::Dictionary& dict, std::function<void(const trace::CpSegmentRecord&)> step);
   ~PathSource();
 
   Status AddWindow(std::unique_ptr<graph::WindowGraph>* w);
@@ -39,6 +41,7 @@ class PathSource {
 
  private:
   PathRecords records_;
+  std::function<void(const trace::CpSegmentRecord&)> step_;
   trace::LineDecoder decoder_;
   trace::Record record_;
   // Without rp-cpath's records: the analysis (which keeps a reference to

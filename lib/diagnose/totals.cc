@@ -11,6 +11,9 @@ void Totals::Add(const PhaseFigures& f) {
   ideal += f.ideal;
   if (compute.size() < f.ranks.size()) {
     compute.resize(f.ranks.size());
+    mpi.resize(f.ranks.size());
+    wait.resize(f.ranks.size());
+    closing_wait.resize(f.ranks.size());
     present.resize(f.ranks.size());
   }
   std::vector<size_t> members;
@@ -20,6 +23,8 @@ void Totals::Add(const PhaseFigures& f) {
     members.push_back(r);
     present[r] = true;
     compute[r] += f.ranks[r].compute;
+    mpi[r] += f.ranks[r].mpi;
+    wait[r] += f.ranks[r].wait;
     synchronized &= f.ranks[r].closing_site != window::kNone;
   }
   for (const auto& [key, sum] : f.waits) waits[key].Add(sum);
@@ -31,6 +36,7 @@ void Totals::Add(const PhaseFigures& f) {
       sum += static_cast<double>(f.ranks[r].closing_wait);
       least = std::min(least, static_cast<double>(f.ranks[r].closing_wait));
     }
+    for (size_t r : members) closing_wait[r] += f.ranks[r].closing_wait;
     symptom += sum / n - least;
     wasted += sum - n * least;
     ++closed;

@@ -17,7 +17,8 @@ namespace rp::diagnose {
 struct Totals {
   int64_t phases = 0;
   int64_t runtime = 0, ideal = 0;
-  std::vector<int64_t> compute;  // by rank
+  std::vector<int64_t> compute, mpi, wait;  // by rank
+  std::vector<int64_t> closing_wait;        // by rank: at the closing synchronizations
   std::vector<bool> present;
   // Load imbalance, summed over the phases: the symptom avg - min of the
   // waiting at each phase's closing synchronization; and each function's

@@ -67,6 +67,7 @@ void DiagnoseSection::Add(const trace::Record& record) {
     efficiencies_.push_back(record.efficiency);
   }
   if (record.type == trace::RecordType::kFinding) findings_.push_back(record.finding);
+  if (record.type == trace::RecordType::kTimeline) timeline_.push_back(record.timeline);
 }
 
 std::vector<std::string> DiagnoseSection::FindingLines(const trace::FindingRecord& f) const {

@@ -26,6 +26,9 @@ class DiagnoseSection {
   bool empty() const { return efficiencies_.empty() && findings_.empty(); }
   void Text(std::string* out) const;
   void Markdown(std::string* out) const;
+  // The findings, efficiencies, time by rank and the timeline of a
+  // representative phase, with SVG pictures (diagnose_html.cc).
+  void Html(std::string* out) const;
 
  private:
   std::vector<std::string> FindingLines(const trace::FindingRecord& f) const;
@@ -33,6 +36,7 @@ class DiagnoseSection {
 
   std::vector<trace::EfficiencyRecord> efficiencies_;  // the run's first
   std::vector<trace::FindingRecord> findings_;         // most severe first
+  std::vector<trace::TimelineRecord> timeline_;        // lanes, then the path
 };
 
 }  // namespace rp::report

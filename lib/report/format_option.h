@@ -1,6 +1,6 @@
 // The --format option of a stage whose records lib/report renders
 // (rp-cpath, rp-repr, rp-diagnose): ndjson writes the records, text or
-// markdown the report of them.
+// markdown the report of them, html a self-contained page with pictures.
 //
 //   report::FormatOption format(tool);
 //   ...
@@ -28,7 +28,7 @@ class FormatOption {
   Status Run(trace::Writer& out, const std::function<Status(trace::Writer&)>& stage) const;
 
  private:
-  enum class Choice { kNdjson, kText, kMarkdown };
+  enum class Choice { kNdjson, kText, kMarkdown, kHtml };
   Choice format_ = Choice::kNdjson;
 };
 

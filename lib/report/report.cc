@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "lib/report/svg.h"
 #include "lib/trace/record_sink.h"
 
 namespace rp::report {
@@ -13,7 +14,42 @@ void Report::Add(const trace::Record& record) {
   repr_.Add(record);
 }
 
+namespace {
+
+constexpr const char* kStyle =
+    "body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
+    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
+    "table.efficiency td{text-align:right}section.finding{border-left:4px solid #e15759;padding-left:1em;"
+    "margin:1.5em 0}pre{background:#f6f6f6;padding:1em;overflow-x:auto}svg{display:block;margin:0.5em 0}"
+    "td svg{display:inline-block;vertical-align:middle;margin:0 4px 0 0}";
+
+std::string HtmlPage(const std::string& body) {
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rp report</title><style>" +
+         std::string(kStyle) + "</style></head>\n<body>\n<h1>rp report</h1>\n" + body + "</body></html>\n";
+}
+
+}  // namespace
+
 std::string Report::Render(Format format) const {
+  if (format == Format::kHtml) {
+    std::string body, text;
+    if (!compare_.empty()) {
+      compare_.Text(&text);
+      body += "<h2>Two runs compared</h2>\n<pre>" + Escape(text) + "</pre>\n";
+    }
+    if (!diagnose_.empty()) diagnose_.Html(&body);
+    if (!cpath_.empty()) {
+      text.clear();
+      cpath_.Text(&text);
+      body += "<h2>Critical path</h2>\n<pre>" + Escape(text) + "</pre>\n";
+    }
+    if (!repr_.empty()) {
+      text.clear();
+      repr_.Text(&text);
+      body += "<h2>Representative paths</h2>\n<pre>" + Escape(text) + "</pre>\n";
+    }
+    return HtmlPage(body);
+  }
   std::string out;
   if (!compare_.empty()) {
     if (format == Format::kText) compare_.Text(&out);

@@ -31,7 +31,9 @@
 
 namespace rp::report {
 
-enum class Format { kText, kMarkdown };
+// kHtml: one self-contained page (inline CSS and SVG, no scripts, works
+// offline); the diagnosis with pictures, the other sections as text.
+enum class Format { kText, kMarkdown, kHtml };
 
 class Report {
  public:

@@ -373,7 +373,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Real, communication, Req, "compute_max / runtime (serialisation x transfer)") \
   X(Real, serialisation, Req, "compute_max / ideal")                           \
   X(Real, transfer, Req, "ideal / runtime")                                    \
-  X(Real, parallel, Req, "compute_avg / runtime (load_balance x communication)")
+  X(Real, parallel, Req, "compute_avg / runtime (load_balance x communication)") \
+  X(Ints, rank_compute, Opt, "run: ns of computation by rank")                 \
+  X(Ints, rank_mpi, Opt, "run: ns in MPI calls by rank, waiting included")    \
+  X(Ints, rank_wait, Opt, "run: ns of that waiting, by rank")
 
 // --------------------------------------------------------------- finding ---
 #define RP_FIELDS_finding(X)                                                   \
@@ -395,7 +398,26 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Bool, partial, Opt, "the causes add up to more than the loss: partly evened out") \
   X(Ints, ranks, Opt, "ranks that cause it, ascending")                        \
   X(Str, evidence, Req, "the numbers behind it, in words")                     \
-  X(Str, remedy, Req, "what to do about it")
+  X(Str, remedy, Req, "what to do about it")                                   \
+  X(Ints, rank_values, Opt, "the evidence by rank, ns (what rank_label names)") \
+  X(Str, rank_label, Opt, "what rank_values measure")
+
+// -------------------------------------------------------------- timeline ---
+#define RP_FIELDS_timeline(X)                                                  \
+  X(Int, cluster, Opt, "the phase's cluster (rp-phases); absent without one")  \
+  X(Int, phase, Opt, "the phase drawn; absent: the run without phases")       \
+  X(Int, t0, Req, "start of the time drawn, ns")                               \
+  X(Int, t1, Req, "its end, ns")                                               \
+  X(Int, lane, Req, "lane, from 0; -1: the critical path through the phase")   \
+  X(Int, first, Opt, "first rank of the lane")                                 \
+  X(Int, last, Opt, "last rank of the lane (lanes group ranks beyond 64)")     \
+  X(Ints, compute, Opt,                                                        \
+    "lane: ns computing in each of the equal time bins, summed over its ranks") \
+  X(Ints, mpi, Opt, "lane: ns in MPI calls, not waiting, per bin")             \
+  X(Ints, wait, Opt, "lane: ns waiting in MPI calls, per bin")                 \
+  X(Ints, ranks, Opt, "path: the rank of each step")                           \
+  X(Ints, starts, Opt, "path: each step's start, ns")                          \
+  X(Ints, ends, Opt, "path: each step's end, ns")
 
 // -------------------------------------------------------- finding_change ---
 #define RP_FIELDS_finding_change(X)                                            \
@@ -437,7 +459,8 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(CpImbalance, cp_imbalance, "wait and execution split of calls, ranks, run") \
   R(Efficiency, efficiency, "POP efficiencies of the run or a phase cluster (rp-diagnose)") \
   R(Finding, finding, "one diagnosed problem: where, how much, why, what to do (rp-diagnose)") \
-  R(FindingChange, finding_change, "a finding of two runs compared (rp-diagnose --compare)")
+  R(FindingChange, finding_change, "a finding of two runs compared (rp-diagnose --compare)") \
+  R(Timeline, timeline, "one lane of a representative phase's timeline (rp-diagnose)")
 
 // ------------------------------------------------------------- machinery ---
 

@@ -24,6 +24,9 @@
 #   the Bcast (zeroing them: 50 and 10 shorter): communication on the path.
 #   exchange computes 405 of all ranks' 2520 (16.1%), none on the path: an
 #   off-path hot spot, saving nothing.
+# Timeline: cluster 0 (690 ns, the longest) drawn from its only phase,
+#   10 to 700 in 240 bins of 2.875 ns, one lane per rank; the critical
+#   path through it: rank 1 from 10 to 650, then rank 0 to 700.
 # Efficiencies, run: 890 ns; computation 305, 695, 430 (mean 476, max
 #   695); ideal 640 + 190 = 830 (each phase's longest path of computation).
 rp-phases testdata/traces/cpath.ndjson | rp-diagnose --no-passthrough

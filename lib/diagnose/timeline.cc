@@ -1,0 +1,119 @@
+#include "lib/diagnose/timeline.h"
+
+#include <algorithm>
+
+#include "lib/window/window.h"
+
+namespace rp::diagnose {
+
+void Timeline::Add(Kept& k, int32_t rank, State state, int64_t t0, int64_t t1) {
+  if (t1 <= t0 || spans_ >= kMostSpans) return;
+  k.spans.push_back({rank, state, t0, t1});
+  ++spans_;
+}
+
+void Timeline::Call(int32_t phase, int64_t cluster, int32_t rank, int64_t start, int64_t t0, int64_t wait,
+                    int64_t t1) {
+  // As rp-diagnose's sums: a phase without a cluster is a cluster of its
+  // own; the run without phases is one.
+  const int64_t key = phase == window::kNone ? window::kNone : cluster >= 0 ? cluster : phase;
+  auto [it, fresh] = kept_.try_emplace(key);
+  Kept& k = it->second;
+  // rp-phases numbers phases in time order: a larger id is a phase of the
+  // cluster not seen before. The first is kept, then replaced by the
+  // second; later ones are not drawn.
+  if (fresh || phase > k.latest) {
+    k.latest = phase;
+    if (k.seen++ >= 2) return;
+    cluster_of_[phase] = key;
+    if (!fresh) {
+      spans_ -= k.spans.size();
+      k.spans.clear();
+      k.steps.clear();
+    }
+    k.phase = phase;
+  }
+  if (k.phase != phase) return;
+  Add(k, rank, kCompute, start, t0);
+  Add(k, rank, kWait, t0, t0 + wait);
+  Add(k, rank, kMpi, t0 + wait, t1);
+}
+
+void Timeline::Step(int32_t phase, int32_t rank, int64_t t0, int64_t t1) {
+  auto c = cluster_of_.find(phase);
+  if (c == cluster_of_.end()) return;
+  Kept& k = kept_[c->second];
+  if (k.phase != phase || t1 <= t0) return;
+  // Consecutive steps on one rank are one.
+  if (!k.steps.empty() && k.steps.back().rank == rank && k.steps.back().t1 == t0) {
+    k.steps.back().t1 = t1;
+  } else {
+    k.steps.push_back({rank, kCompute, t0, t1});
+  }
+}
+
+Status Timeline::Write(int64_t cluster, trace::Writer& out) const {
+  auto it = kept_.find(cluster);
+  if (it == kept_.end() || it->second.spans.empty()) return OkStatus();
+  const Kept& k = it->second;
+  int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+  int32_t ranks = 0;
+  for (const Span& s : k.spans) {
+    t0 = std::min(t0, s.t0);
+    t1 = std::max(t1, s.t1);
+    ranks = std::max(ranks, s.rank + 1);
+  }
+  const int lanes = std::min(ranks, kLanes);
+  const double bin = static_cast<double>(t1 - t0) / kBins;
+  // lane -> state -> bin -> ns
+  std::vector<std::vector<std::vector<int64_t>>> ns(lanes, std::vector<std::vector<int64_t>>(3, std::vector<int64_t>(kBins)));
+  auto lane_of = [&](int32_t rank) { return static_cast<int>(int64_t{rank} * lanes / ranks); };
+  for (const Span& s : k.spans) {
+    std::vector<int64_t>& v = ns[lane_of(s.rank)][s.state];
+    const int first = std::min<int>(kBins - 1, static_cast<int>((s.t0 - t0) / bin));
+    const int last = std::min<int>(kBins - 1, static_cast<int>((s.t1 - t0) / bin));
+    for (int b = first; b <= last; ++b) {
+      const int64_t lo = std::max<int64_t>(s.t0, t0 + static_cast<int64_t>(b * bin));
+      const int64_t hi = std::min<int64_t>(s.t1, t0 + static_cast<int64_t>((b + 1) * bin));
+      if (hi > lo) v[b] += hi - lo;
+    }
+  }
+  auto base = [&](trace::TimelineRecord* r) {
+    if (cluster >= 0) r->set_cluster(cluster);
+    if (k.phase != window::kNone) r->set_phase(k.phase);
+    r->set_t0(t0);
+    r->set_t1(t1);
+  };
+  for (int lane = 0; lane < lanes; ++lane) {
+    trace::TimelineRecord r;
+    base(&r);
+    r.set_lane(lane);
+    // The lane's ranks: those whose lane_of is this one.
+    const int64_t first = (int64_t{lane} * ranks + lanes - 1) / lanes;
+    const int64_t last = (int64_t{lane + 1} * ranks + lanes - 1) / lanes - 1;
+    r.set_first(first);
+    r.set_last(last);
+    r.set_compute(ns[lane][kCompute]);
+    r.set_mpi(ns[lane][kMpi]);
+    r.set_wait(ns[lane][kWait]);
+    RP_RETURN_IF_ERROR(out.Write(r));
+  }
+  if (!k.steps.empty()) {
+    trace::TimelineRecord r;
+    base(&r);
+    r.set_lane(-1);
+    std::vector<int64_t> ranks_of, starts, ends;
+    for (const Span& s : k.steps) {
+      ranks_of.push_back(s.rank);
+      starts.push_back(std::max(s.t0, t0));
+      ends.push_back(std::min(s.t1, t1));
+    }
+    r.set_ranks(ranks_of);
+    r.set_starts(starts);
+    r.set_ends(ends);
+    RP_RETURN_IF_ERROR(out.Write(r));
+  }
+  return OkStatus();
+}
+
+}  // namespace rp::diagnose
