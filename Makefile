@@ -6,11 +6,12 @@ PREFIX ?= /usr/local
 DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libsimdjson-dev libspdlog-dev libfmt-dev libcli11-dev libgtest-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
-  libdw-dev libelf-dev faketime libfaketime python3 bc chromium
+  libdw-dev libelf-dev faketime libfaketime python3 bc chromium \
+  lammps lammps-examples
 
 BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr rp-diagnose
 
-.PHONY: deps build demo test bench golden docs install clean
+.PHONY: deps build demo test lammps bench golden docs install clean
 
 deps:
 	@missing=""; \
@@ -47,6 +48,13 @@ demo: build
 test: deps
 	$(BAZEL) test //...
 	BAZEL=$(BAZEL) tests/build/mpi_free.sh
+	$(BAZEL) build //cmd/...
+	tests/apps/lammps/run_lammps.sh /tmp/rp-lammps-test 2
+
+# LAMMPS (Debian's lammps) through the whole pipeline: reports in
+# demo-out/lammps (report.txt, report.html).
+lammps: build
+	tests/apps/lammps/run_lammps.sh demo-out/lammps 2
 
 # Speed and memory figures (README "Performance").
 bench: build

@@ -133,7 +133,11 @@ std::string Findings::Locate(int64_t cluster, const Totals* t, int64_t saved, in
   if (s->second.has_fn()) f->set_fn(s->second.fn);
   if (s->second.has_file()) f->set_file(s->second.file);
   if (s->second.has_line()) f->set_line(s->second.line);
-  if (s->second.has_file()) where += " (" + s->second.file + ":" + std::to_string(s->second.line) + ")";
+  if (s->second.has_file()) {
+    where += " (" + s->second.file + ":" + std::to_string(s->second.line) + ")";
+  } else if (s->second.has_fn()) {
+    where += " in " + report::ShortFunction(s->second.fn);  // a build without line tables
+  }
   return where;
 }
 

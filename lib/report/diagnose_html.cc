@@ -189,7 +189,11 @@ void DiagnoseSection::Html(std::string* out) const {
     for (size_t i = 0; i < findings_.size(); ++i) {
       const trace::FindingRecord& f = findings_[i];
       std::string where = f.has_call() ? f.call : "";
-      if (f.has_file()) where += " (" + std::string(BaseName(f.file)) + ":" + std::to_string(f.line) + ")";
+      if (f.has_file()) {
+        where += " (" + std::string(BaseName(f.file)) + ":" + std::to_string(f.line) + ")";
+      } else if (f.has_call() && f.has_fn()) {
+        where += " in " + ShortFunction(f.fn);
+      }
       if (f.has_cluster()) where += ", phase cluster " + std::to_string(f.cluster);
       if (!f.has_call() && f.has_fn()) where = f.fn;
       std::string causes;

@@ -77,7 +77,11 @@ std::vector<std::string> DiagnoseSection::FindingLines(const trace::FindingRecor
   if (f.has_cluster()) head += " in phase cluster " + std::to_string(f.cluster);
   if (f.has_call()) {
     head += " at " + f.call;
-    if (f.has_file()) head += " (" + std::string(BaseName(f.file)) + ":" + std::to_string(f.line) + ")";
+    if (f.has_file()) {
+      head += " (" + std::string(BaseName(f.file)) + ":" + std::to_string(f.line) + ")";
+    } else if (f.has_fn()) {
+      head += " in " + ShortFunction(f.fn);
+    }
   }
   lines.push_back(head);
   if (f.has_causes()) {
