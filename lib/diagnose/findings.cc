@@ -305,7 +305,9 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
                            " and the transfers it completes; were they instant, it would be " +
                            report::Duration(z.reduction) + " shorter (" + report::Duration(z.length) +
                            ", recomputed on the graph: another path may take over)";
-    if (s && s->has_calls()) evidence += "; " + std::to_string(s->calls) + " calls on all ranks";
+    if (s && s->has_calls()) {
+      evidence += "; " + std::to_string(s->calls) + (s->calls == 1 ? " call" : " calls") + " on all ranks";
+    }
     f.set_evidence(evidence);
     f.set_remedy("Take this communication off the critical path: overlap it with independent computation "
                  "(nonblocking calls), send fewer and larger messages or less data, or place communicating "

@@ -1,5 +1,6 @@
 // DiagnoseSection::Html: the diagnosis as HTML with SVG pictures.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 #include "lib/report/diagnose_section.h"
@@ -141,17 +142,28 @@ std::string TimelineChart(const std::vector<trace::TimelineRecord>& records) {
     if (lanes.size() <= 32 || l % (lanes.size() / 16) == 0) {
       svg.Text(left - 6, y0 + lane_h * 0.75, RankRange(r.first, r.last), "end", std::min(11.0, lane_h));
     }
-    for (size_t b = 0; b < bins; ++b) {
+    // Each bin's three heights, to a tenth of a pixel; runs of equal bins
+    // are drawn as one rectangle each (a steady stretch is one shape).
+    auto heights = [&](size_t b) {
       const double values[] = {static_cast<double>(r.compute[b]), static_cast<double>(r.mpi[b]),
                                static_cast<double>(r.wait[b])};
-      const char* colours[] = {kComputeColour, kMpiColour, kWaitColour};
+      std::array<int, 3> h{};
+      for (int k = 0; k < 3; ++k) h[k] = static_cast<int>(10 * (lane_h - 2) * std::min(1.0, values[k] / (ranks * bin_ns)));
+      return h;
+    };
+    const char* colours[] = {kComputeColour, kMpiColour, kWaitColour};
+    for (size_t b = 0; b < bins;) {
+      const std::array<int, 3> h = heights(b);
+      size_t e = b + 1;
+      while (e < bins && heights(e) == h) ++e;
       double y = y0 + lane_h - 1;
       for (int k = 0; k < 3; ++k) {
-        const double h = (lane_h - 2) * std::min(1.0, values[k] / (ranks * bin_ns));
-        if (h <= 0.05) continue;
-        y -= h;
-        svg.Rect(left + bin_w * static_cast<double>(b), y, bin_w + 0.2, h, colours[k]);
+        if (h[k] == 0) continue;
+        y -= h[k] / 10.0;
+        svg.Rect(left + bin_w * static_cast<double>(b), y, bin_w * static_cast<double>(e - b) + 0.2, h[k] / 10.0,
+                 colours[k]);
       }
+      b = e;
     }
   }
   if (path && !path->ranks.empty()) {

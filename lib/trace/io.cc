@@ -3,6 +3,7 @@
 #include "lib/trace/output_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -217,8 +218,22 @@ Expected<std::unique_ptr<ByteSource>> Detect(std::unique_ptr<FdSource> file) {
 
 }  // namespace
 
+void WidenPipe(int fd) {
+  struct stat st;
+  // A pipe of 64 KiB (Linux's default) makes the stages of a pipeline take
+  // turns at every few lines; 4 MiB (or 1 MiB, the default limit for
+  // unprivileged processes) lets them run side by side: the 4-stage
+  // pipeline on 2 cores takes 11 s instead of 19 (README, Performance).
+  if (::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && ::fcntl(fd, F_SETPIPE_SZ, 4 << 20) < 0) {
+    (void)::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+  }
+}
+
 Expected<std::unique_ptr<ByteSource>> OpenInput(const std::string& path) {
-  if (path == "-") return OpenInputFd(STDIN_FILENO, "<stdin>");
+  if (path == "-") {
+    WidenPipe(STDIN_FILENO);
+    return OpenInputFd(STDIN_FILENO, "<stdin>");
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return InputError(Errno("cannot open", path));
   return Detect(std::make_unique<FdSource>(fd, path, true));
@@ -267,6 +282,7 @@ Expected<std::unique_ptr<ByteSink>> OpenOutput(const std::string& path,
   if (path == "-" && options.zstd && !options.force && ::isatty(STDOUT_FILENO)) {
     return InputError("refusing to write zstd data to a terminal (use -o FILE, a pipe, or -f)");
   }
+  if (path == "-") WidenPipe(STDOUT_FILENO);
   RP_ASSIGN_OR_RETURN(std::unique_ptr<ByteSink> file, OpenOutputFile(path));
   if (!options.zstd) return file;
   return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file), options));

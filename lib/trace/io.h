@@ -66,6 +66,9 @@ class ByteSink {
   virtual const std::string& name() const = 0;
 };
 
+// Makes a pipe's buffer 4 MiB (else 1 MiB) when `fd` is a pipe.
+void WidenPipe(int fd);
+
 // Opens `path` for writing, or stdout for "-": a regular file is written
 // beside it and renamed into place by ByteSink::Close() (output_file.h), so
 // that an error leaves the previous file as it was. Refuses to write zstd
