@@ -78,8 +78,12 @@ class Diagnosis {
       if (f.has_site()) covered.insert(f.site);
     }
     for (const auto& [cluster, t] : clusters_) findings.WaitStates(cluster, t, runtime, &all);
+    const size_t before = all.size();
+    for (const auto& [cluster, t] : clusters_) findings.Communication(cluster, t, runtime, path, &all);
+    std::set<int64_t> named;
+    for (size_t i = before; i < all.size(); ++i) named.insert(all[i].site);
     findings.CriticalPath(
-        path, [&](int32_t site) { return figures.callers(site); }, runtime, covered, &all);
+        path, [&](int32_t site) { return figures.callers(site); }, runtime, covered, named, &all);
     // Most severe first; ties in a fixed order, so reports diff well.
     std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.severity > b.severity; });
     for (const trace::FindingRecord& f : all) RP_RETURN_IF_ERROR(out.Write(f));
@@ -138,8 +142,8 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   figures.Finish(&ended);
   for (const PhaseFigures& f : ended) diagnosis.Add(f);
   if (!figures.phased()) {
-    spdlog::warn("no phase records (rp-phases): the run is one phase, so load imbalance at the synchronizations "
-                 "inside it is not measured; run rp-phases first");
+    spdlog::warn("no phase records (rp-phases): the run is one phase, so load imbalance is measured only at its "
+                 "last synchronization; run rp-phases first");
   }
   if (!figures.attribution().any_samples()) {
     spdlog::info("the trace has no samples: causes are named by the function calling the MPI call that ends "

@@ -62,7 +62,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       PhaseFigures& f = At(phased_ ? ev.phase : kNone, ranks);
       RankFigures& r = f.ranks[rank];
       const profile::Attribution::Computation c = attribution_.Before(e);
-      if (r.held) {  // not the closing call after all
+      if (r.held && !ev.bounds_application()) {  // not the closing call after all
         f.waits[r.held->key].Add(static_cast<int32_t>(rank), r.held->delayer, r.held->wait, r.held->cost);
         r.held.reset();
       }
@@ -81,6 +81,20 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       r.mpi += ev.t1 - ev.t0;
       const graph::CallTimes& t = wg.times[e];
       r.wait += t.wait_before + t.wait_after;
+      if (ev.site != kNone) {
+        SiteFigures& site = f.sites[ev.site];
+        site.fn = ev.fn;
+        ++site.calls;
+        site.time += ev.t1 - ev.t0;
+        site.work += t.execution;
+        site.bytes += std::max(ev.bytes, ev.rbytes);
+        const std::string_view name = ev.fn >= 0 ? mpi::kFunctions[ev.fn].name : "";
+        if (name.starts_with("MPI_Test") ? ev.completed_count > 0 : name.ends_with("probe") && ev.bytes > 0) {
+          ++site.hits;
+        }
+        if (site.ranks.size() < ranks) site.ranks.resize(ranks);
+        site.ranks[rank] += ev.t1 - ev.t0;
+      }
       timeline_.Call(f.phase, phased_ ? ends_.cluster(f.phase) : -1, static_cast<int32_t>(rank), start, ev.t0,
                      t.wait_before, ev.t1);
       // The last call so far: the closing one if the phase ends here.
@@ -105,6 +119,17 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
     for (int32_t phase : ends_.EndedIn(w)) End(phase, ended);
   }
   return OkStatus();
+}
+
+void SiteFigures::Add(const SiteFigures& o) {
+  fn = o.fn;
+  calls += o.calls;
+  time += o.time;
+  work += o.work;
+  bytes += o.bytes;
+  hits += o.hits;
+  if (ranks.size() < o.ranks.size()) ranks.resize(o.ranks.size());
+  for (size_t r = 0; r < o.ranks.size(); ++r) ranks[r] += o.ranks[r];
 }
 
 int64_t Figures::callers(int32_t site) const {

@@ -50,6 +50,20 @@ struct RankFigures {
   std::optional<Held> held;
 };
 
+// The calls at one call site in a phase (or summed over a cluster): what
+// the communication and I/O findings read.
+struct SiteFigures {
+  int32_t fn = -1;             // the MPI function called there
+  int64_t calls = 0;
+  int64_t time = 0;            // ns in the calls
+  int64_t work = 0;            // ns of it not waiting for others (nor the collector's own)
+  int64_t bytes = 0;           // sent, or received (receives, probes)
+  int64_t hits = 0;            // Test...: calls that completed a request; Iprobe: that found a message
+  std::vector<int64_t> ranks;  // time in the calls, by rank
+
+  void Add(const SiteFigures& o);
+};
+
 struct PhaseFigures {
   int32_t phase = window::kNone;  // kNone: the run, without phases
   int64_t cluster = -1;           // rp-phases' cluster; -1 without one
@@ -59,6 +73,7 @@ struct PhaseFigures {
   // Computation by function (the context tree's function id), per rank.
   std::map<int32_t, std::vector<int64_t>> functions;
   WaitSums waits;  // but the waiting at its closing synchronization
+  std::map<int32_t, SiteFigures> sites;  // by call site
 
   int64_t time() const { return t1 > t0 ? t1 - t0 : 0; }
 };

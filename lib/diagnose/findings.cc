@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 
 #include "lib/report/format.h"
@@ -273,9 +274,102 @@ void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
   }
 }
 
+// Communication and I/O findings (see findings.h), per call site.
+void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
+                             std::vector<trace::FindingRecord>* out) const {
+  const int64_t ranks = t.ranks();
+  if (runtime <= 0 || ranks == 0) return;
+  const double least = config_.threshold * static_cast<double>(runtime);
+  constexpr double kShortCall = 50e3;        // ns
+  constexpr double kLargeMessage = 65536;    // bytes
+  for (const auto& [site, s] : t.sites) {
+    if (s.fn < 0 || s.calls == 0) continue;
+    const mpi::Category category = mpi::kFunctions[s.fn].category;
+    const bool io = category == mpi::Category::kFileIo || category == mpi::Category::kFileOp ||
+                    category == mpi::Category::kFileOpen || category == mpi::Category::kFileClose;
+    const double work = static_cast<double>(io ? s.time : s.work);
+    const double avg = work / static_cast<double>(ranks);
+    // The what-if of the site's calls taking no time, where the critical
+    // path's records give it.
+    double what_if = avg;
+    if (path.summary) {
+      what_if = 0;
+      for (const trace::CpZeroingRecord& z : path.zeroings) {
+        if (z.kind == "mpi" && z.has_site() && z.site == site) what_if = static_cast<double>(z.reduction);
+      }
+    }
+    const double saving = std::min(avg, what_if);
+    if (saving < least) continue;
+    int64_t callers = 0;
+    for (int64_t ns : s.ranks) callers += ns > 0;
+    const double per_call = work / static_cast<double>(s.calls);
+    const double bytes_per_call = static_cast<double>(s.bytes) / static_cast<double>(s.calls);
+    const std::string_view name = mpi::kFunctions[s.fn].name;
+    const bool polls = name.starts_with("MPI_Test") || name.ends_with("probe");
+    const double hit_rate = static_cast<double>(s.hits) / static_cast<double>(s.calls);
+    std::string category_name;
+    if (io) {
+      std::vector<double> by_rank(s.ranks.begin(), s.ranks.end());
+      category_name = Serial(by_rank, ranks) ? "serial_io" : "io";
+    } else if (polls && hit_rate < 0.10) {
+      category_name = "polling";
+    } else if (bytes_per_call >= kLargeMessage) {
+      category_name = "large_messages";
+    } else if (per_call < kShortCall && s.calls >= 10 * std::max<int64_t>(callers, 1)) {
+      category_name = "frequent_communication";
+    } else {
+      continue;  // long calls, not waiting, small: none of these
+    }
+    trace::FindingRecord f;
+    f.set_category(category_name);
+    const int64_t saved = std::llround(saving);
+    f.set_wasted(Ratio(work, static_cast<double>(ranks) * static_cast<double>(runtime)));
+    const std::string where = Locate(cluster, &t, saved, runtime, site, s.fn, &f);
+    f.set_rank_values(s.ranks);
+    f.set_rank_label("time in " + f.call);
+    std::vector<double> by_rank(s.ranks.begin(), s.ranks.end());
+    f.set_ranks(Heaviest(by_rank));
+    const std::string calls = std::to_string(s.calls) + (s.calls == 1 ? " call" : " calls");
+    std::string per_rank = report::Duration(std::llround(avg)) + " per rank of the run's " + report::Duration(runtime);
+    if (path.summary) {
+      per_rank += "; were they instant, the run would be " + report::Duration(std::llround(what_if)) +
+                  " shorter (the what-if on the graph)";
+    }
+    if (category_name == "polling") {
+      f.set_evidence(calls + " to " + where + ", " + std::to_string(std::llround(100 * hit_rate)) +
+                     "% of them finding anything: " + per_rank);
+      f.set_remedy("Stop polling: wait for the requests (MPI_Waitany, MPI_Waitsome) or post the receives and do "
+                   "independent work between fewer tests");
+    } else if (category_name == "frequent_communication") {
+      f.set_evidence(calls + " to " + where + " of " + report::Duration(std::llround(per_call)) +
+                     " each on average (their own cost, without waiting): " + per_rank);
+      f.set_remedy("Make fewer calls: aggregate the small messages, condense the loop's iterations, or use a "
+                   "collective in place of many point-to-point calls");
+    } else if (category_name == "large_messages") {
+      const double mb_s = work > 0 ? static_cast<double>(s.bytes) / work * 1e3 : 0;  // bytes/ns -> MB/s
+      char bw[64];
+      std::snprintf(bw, sizeof bw, "%.0f MB/s", mb_s);
+      f.set_evidence(calls + " to " + where + " move " + std::to_string(std::llround(bytes_per_call / 1024)) +
+                     " KiB each, at " + bw + " (bytes over the calls' own time): " + per_rank);
+      f.set_remedy("Overlap the transfers with computation (nonblocking calls), send less (compress, send only "
+                   "what changed), or cut them into smaller messages for a balanced use of the network");
+    } else {
+      f.set_evidence(calls + " to " + where + " take " + per_rank +
+                     (category_name == "serial_io" ? ", most of it on " + RankList(Heaviest(by_rank)) : ""));
+      f.set_remedy(category_name == "serial_io"
+                       ? "Let every rank write its part (collective MPI-IO, MPI_File_write_all) instead of one "
+                         "rank writing for all"
+                       : "Use collective I/O (the _all calls) and larger requests, write less often, or overlap "
+                         "I/O with computation (MPI_File_iwrite)");
+    }
+    out->push_back(f);
+  }
+}
+
 // Critical-path findings (see findings.h), from the run's records.
 void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers, int64_t runtime,
-                            const std::set<int64_t>& covered, std::vector<trace::FindingRecord>* out) const {
+                            const std::set<int64_t>& covered, const std::set<int64_t>& named,
+                            std::vector<trace::FindingRecord>* out) const {
   if (!p.summary || runtime <= 0) return;
   const int64_t length = p.summary->length;
   const double least = config_.threshold * static_cast<double>(runtime);
@@ -294,6 +388,7 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
   };
   for (const trace::CpZeroingRecord& z : p.zeroings) {
     if (z.kind != "mpi" || !z.has_site() || static_cast<double>(z.reduction) < least) continue;
+    if (named.count(z.site)) continue;  // a communication or I/O finding has it
     trace::FindingRecord f;
     f.set_category("communication_on_path");
     f.set_wasted(0);

@@ -11,9 +11,24 @@
 //                   pattern's waiting at the site averaged over the
 //                   cluster's ranks (Table 2's avg(N) for "wait for
 //                   partner"); causes: the delay costs.
+//   communication and I/O, per call site, from its calls' own cost (their
+//   time not waiting for others, `work`) averaged over the cluster's ranks
+//   (Table 2's avg(N)); with the critical path's records, saved is the
+//   what-if of the site's calls taking no time (cp_zeroing mpi) when that
+//   is less: calls off the path cost the run nothing.
+//     frequent_communication  Table 2: that average is significant and the
+//                   calls are short (under 50 us each, 10 or more per
+//                   calling rank);
+//     polling       the same for Test.../Iprobe calls of which fewer than
+//                   10% complete anything;
+//     large_messages  Table 2's large message: the calls move 64 KiB or
+//                   more each;
+//     io / serial_io  MPI-IO calls (their whole time, not only their
+//                   work); serial when one or a few ranks do 90% of it.
 //   critical path   from rp-cpath's run-wide records (path_records.h):
 //     communication_on_path  a site's MPI calls on the path: saved = the
-//                   what-if of their taking no time (cp_zeroing mpi);
+//                   what-if of their taking no time (cp_zeroing mpi); not
+//                   for sites a communication or I/O finding names;
 //     critical_computation  the path computes before a site's calls more
 //                   than the average rank calling it does: saved = that
 //                   excess, at most the what-if of the computation taking
@@ -53,11 +68,15 @@ class Findings {
   // threshold of `runtime`.
   void Imbalance(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
   void WaitStates(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
+  void Communication(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
+                     std::vector<trace::FindingRecord>* out) const;
   // `callers(site)`: the ranks calling a site; `covered`: sites an
   // imbalance finding already names (their excess computation is that
   // finding's).
+  // `named`: sites a communication or I/O finding names.
   void CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers, int64_t runtime,
-                    const std::set<int64_t>& covered, std::vector<trace::FindingRecord>* out) const;
+                    const std::set<int64_t>& covered, const std::set<int64_t>& named,
+                    std::vector<trace::FindingRecord>* out) const;
 
  private:
   // Fills the finding's severity, cluster and call site; returns "MPI_X

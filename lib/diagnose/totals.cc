@@ -28,6 +28,7 @@ void Totals::Add(const PhaseFigures& f) {
     synchronized &= f.ranks[r].closing_site != window::kNone;
   }
   for (const auto& [key, sum] : f.waits) waits[key].Add(sum);
+  for (const auto& [site, sum] : f.sites) sites[site].Add(sum);
   if (members.empty()) return;
   const double n = static_cast<double>(members.size());
   if (synchronized) {

@@ -35,6 +35,7 @@ struct Totals {
   };
   std::map<int32_t, Cause> causes;  // by function
   WaitSums waits;
+  std::map<int32_t, SiteFigures> sites;  // by call site
 
   void Add(const PhaseFigures& f);
 
