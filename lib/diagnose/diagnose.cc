@@ -78,6 +78,11 @@ class Diagnosis {
       if (f.has_site()) covered.insert(f.site);
     }
     for (const auto& [cluster, t] : clusters_) findings.WaitStates(cluster, t, runtime, &all);
+    // A wait state's site is the same problem as the path's excess
+    // computation before it, told with its cause.
+    for (const trace::FindingRecord& f : all) {
+      if (f.has_site()) covered.insert(f.site);
+    }
     const size_t before = all.size();
     for (const auto& [cluster, t] : clusters_) findings.Communication(cluster, t, runtime, path, &all);
     std::set<int64_t> named;

@@ -32,7 +32,8 @@
 //     critical_computation  the path computes before a site's calls more
 //                   than the average rank calling it does: saved = that
 //                   excess, at most the what-if of the computation taking
-//                   no time;
+//                   no time; not for sites an imbalance or wait-state
+//                   finding names;
 //     off_path_hotspot  a function computing at least 10% of all ranks'
 //                   time and less than half that share of the path: saved =
 //                   its what-if (small: optimising it will not shorten
@@ -71,8 +72,8 @@ class Findings {
   void Communication(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
                      std::vector<trace::FindingRecord>* out) const;
   // `callers(site)`: the ranks calling a site; `covered`: sites an
-  // imbalance finding already names (their excess computation is that
-  // finding's).
+  // imbalance or wait-state finding already names (their excess
+  // computation is that finding's).
   // `named`: sites a communication or I/O finding names.
   void CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers, int64_t runtime,
                     const std::set<int64_t>& covered, const std::set<int64_t>& named,

@@ -15,6 +15,22 @@
  *                then finish for BASE, so all reach the Allreduce
  *                together. The odd ranks wait EXTRA a phase: EXTRA / 2
  *                per rank (P even).
+ *   late_broadcast  rank 0 prepares EXTRA longer (prepare_input) before an
+ *                MPI_Bcast; the others wait for it there: (P - 1) / P *
+ *                EXTRA a phase.
+ *   early_reduce the members of an MPI_Reduce to rank 0 produce EXTRA
+ *                longer than rank 0, which waits for them: EXTRA / P.
+ *   wait_nxn     the ranks split in halves, each with an MPI_Allreduce
+ *                of its own; the first rank of each half works EXTRA more
+ *                (solve_cells): the other ranks of the half wait for it,
+ *                (P - 2) / P * EXTRA a phase.
+ *   late_receiver  even ranks MPI_Ssend to the odd rank after them, which
+ *                consumes for BASE + EXTRA before receiving: the sender
+ *                waits EXTRA, EXTRA / 2 a phase per rank.
+ *   wrong_order  in each group of three, the middle rank receives first
+ *                from the one before it, which produces EXTRA longer, then
+ *                from the one after it, which sent at once: it waits
+ *                EXTRA with a message already there, EXTRA / 3 a phase.
  *   balanced     none: every rank works BASE.
  * Every function sleeps in libc itself, so the samples name it.
  *
@@ -40,6 +56,8 @@ __attribute__((noinline)) void write_checkpoint(long us) { NAP(us); }
 __attribute__((noinline)) void produce(long us) { NAP(us); }
 __attribute__((noinline)) void prepare(long us) { NAP(us); }
 __attribute__((noinline)) void finish(long us) { NAP(us); }
+__attribute__((noinline)) void prepare_input(long us) { NAP(us); }
+__attribute__((noinline)) void consume(long us) { NAP(us); }
 
 /* Whether `rank` is in the comma-separated list. */
 static int listed(const char* list, int rank) {
@@ -69,6 +87,10 @@ int main(int argc, char** argv) {
     else if (opt == 'r') heavy = optarg;
   }
   double x = rank, sum = 0, msg = 0;
+  /* Only wait_nxn makes the halves: set-up calls cost start-up time, on
+   * the critical path, that a balanced run should not show. */
+  MPI_Comm half = MPI_COMM_NULL;
+  if (strcmp(mode, "wait_nxn") == 0) MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &half);
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iterations; ++it) {
     if (strcmp(mode, "imbalance") == 0) {
@@ -87,11 +109,48 @@ int main(int argc, char** argv) {
         prepare(base + extra);
       }
       finish(base);
+    } else if (strcmp(mode, "late_broadcast") == 0) {
+      if (rank == 0) prepare_input(base + extra);
+      else solve_cells(base);
+      MPI_Bcast(&msg, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); /* late_broadcast */
+    } else if (strcmp(mode, "early_reduce") == 0) {
+      if (rank == 0) solve_cells(base);
+      else produce(base + extra);
+      MPI_Reduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD); /* early_reduce */
+    } else if (strcmp(mode, "wait_nxn") == 0) {
+      solve_cells(base + (rank == 0 || rank == size / 2 ? extra : 0));
+      MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, half); /* wait_nxn */
+    } else if (strcmp(mode, "late_receiver") == 0) {
+      if (rank % 2 == 0 && rank + 1 < size) {
+        produce(base);
+        MPI_Ssend(&x, 1, MPI_DOUBLE, rank + 1, 7, MPI_COMM_WORLD); /* late_receiver */
+      } else if (rank % 2 == 1) {
+        consume(base + extra);
+        MPI_Recv(&msg, 1, MPI_DOUBLE, rank - 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        consume(base + extra);
+      }
+    } else if (strcmp(mode, "wrong_order") == 0) {
+      const int first = rank - rank % 3;
+      if (first + 2 >= size) {
+        solve_cells(base + extra);  /* a rank outside a full group of three */
+      } else if (rank == first) {
+        produce(base + extra);
+        MPI_Send(&x, 1, MPI_DOUBLE, first + 1, 7, MPI_COMM_WORLD);
+      } else if (rank == first + 2) {
+        MPI_Send(&x, 1, MPI_DOUBLE, first + 1, 7, MPI_COMM_WORLD);
+        produce(base + extra);
+      } else {
+        prepare(base);
+        MPI_Recv(&msg, 1, MPI_DOUBLE, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* wrong_order */
+        MPI_Recv(&msg, 1, MPI_DOUBLE, first + 2, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
     } else {
       solve_cells(base);
     }
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* closing */
   }
+  if (half != MPI_COMM_NULL) MPI_Comm_free(&half);
   MPI_Finalize();
   return 0;
 }

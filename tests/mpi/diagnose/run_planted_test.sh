@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # rp-diagnose on tests/mpi/diagnose/planted: 6 ranks, 30 phases of 20 ms,
 # 8 ms of planted trouble a phase (imbalance on ranks 2 and 3, a rank-0
-# checkpoint, late senders), and a balanced run, each through the whole
+# checkpoint, and one of each of Scalasca's wait states: late senders, a
+# late broadcast, an early reduce, wait at N x N, late receivers, messages
+# in the wrong order), and a balanced run, each through the whole
 # pipeline; then the imbalanced run compared with the balanced one.
 set -euo pipefail
 source tests/mpi/testenv.sh
@@ -9,7 +11,7 @@ app=$root/$1
 checker=$root/tests/mpi/diagnose/check_planted.py
 source_file=$root/tests/mpi/diagnose/planted.c
 failed=0
-for mode in imbalance serial late_sender balanced; do
+for mode in imbalance serial late_sender late_broadcast early_reduce wait_nxn late_receiver wrong_order balanced; do
   rp-record -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np 6 "$app" -m $mode -n 30 -b 20000 -e 8000 -r 2,3
   rp-clocksync "$work/$mode.ndjson" | rp-phases -o "$work/$mode.phased.ndjson"
   rp-diagnose --no-passthrough "$work/$mode.phased.ndjson" -o "$work/$mode.diag.ndjson"
