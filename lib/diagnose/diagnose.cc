@@ -115,7 +115,7 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   const window::Dictionary& dict = windows.dictionary();
   RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-diagnose ") + kVersion, &out, nullptr,
                                           !config.passthrough));
-  Figures figures(dict);
+  Figures figures(dict, config.cause_share);
   RP_RETURN_IF_ERROR(figures.NoteRecords(dict));
   Diagnosis diagnosis(config, dict);
   PathSource path(dict, [&figures](const trace::CpSegmentRecord& s) {

@@ -1,18 +1,26 @@
 #include "lib/diagnose/figures.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rp::diagnose {
 
 using window::kNone;
 
-Figures::Figures(const window::Dictionary& dict)
+Figures::Figures(const window::Dictionary& dict, double cause_share)
     : attribution_(dict),
-      sets_(repr::Config{.k = 2, .select = repr::Select::kRepr, .cost = repr::Cost::kCompute, .reset_at_phase = true}) {}
+      sets_(repr::Config{.k = 2, .select = repr::Select::kRepr, .cost = repr::Cost::kCompute, .reset_at_phase = true}) {
+  cause_share_ = cause_share;
+}
 
 PhaseFigures& Figures::At(int32_t phase, size_t ranks) {
   PhaseFigures& f = open_[phase];
   f.phase = phase;
+  if (f.first_window < 0) f.first_window = window_index_;
+  if (f.first_window != window_index_ && f.balance_measured) {  // it runs on: measured in part only
+    f.balance_measured = false;
+    f.what_if.clear();
+  }
   if (f.ranks.size() < ranks) f.ranks.resize(ranks);
   return f;
 }
@@ -43,6 +51,8 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
   }
   sets_.Run(g, carried_, run_start_);
   states_.Find(wg);
+  ++window_index_;
+  balance_.Window(g, run_start_);
   const size_t ranks = std::max<size_t>(w.by_rank.size(), g.ranks());
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
     // The previous call's exit, where the computation before a call starts.
@@ -70,11 +80,17 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       f.t1 = std::max(f.t1, end);
       r.present = true;
       r.compute += c.t1 - c.t0;
+      Mix& mix = mix_[(uint64_t{static_cast<uint32_t>(rank)} << 32) | static_cast<uint32_t>(ev.site)];
+      mix.ns += c.t1 - c.t0;
       for (const profile::Share* s = c.begin; s != c.end; ++s) {
         const int32_t function = attribution_.tree().node(attribution_.tree().node(s->node).owner).function;
         std::vector<int64_t>& ns = f.functions[function];
         if (ns.size() < ranks) ns.resize(ranks);
         ns[rank] += s->ns;
+        auto m = std::find_if(mix.functions.begin(), mix.functions.end(),
+                              [&](const auto& x) { return x.first == function; });
+        if (m == mix.functions.end()) mix.functions.emplace_back(function, s->ns);
+        else m->second += s->ns;
       }
       f.ideal = std::max(f.ideal, sets_.begin(graph::Exit(e))->cost);
       if (ev.bounds_application()) continue;
@@ -115,6 +131,8 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
     }
   }
   sets_.Carry(g, &carried_);
+  MeasureBalance(g);
+  balance_.Advance(g);
   if (phased_) {
     for (int32_t phase : ends_.EndedIn(w)) End(phase, ended);
   }
@@ -130,6 +148,59 @@ void SiteFigures::Add(const SiteFigures& o) {
   hits += o.hits;
   if (ranks.size() < o.ranks.size()) ranks.resize(o.ranks.size());
   for (size_t r = 0; r < o.ranks.size(); ++r) ranks[r] += o.ranks[r];
+}
+
+double Figures::Share(int32_t rank, int32_t site, int32_t function) const {
+  auto it = mix_.find((uint64_t{static_cast<uint32_t>(rank)} << 32) | static_cast<uint32_t>(site));
+  if (it == mix_.end() || it->second.ns <= 0) return 0;
+  for (const auto& [f, ns] : it->second.functions) {
+    if (f == function) return static_cast<double>(ns) / static_cast<double>(it->second.ns);
+  }
+  return 0;
+}
+
+void Figures::MeasureBalance(const graph::Graph& g) {
+  // The phases whose calls all lie in this window, each rank's last a
+  // global synchronization; and the functions worth a what-if in each.
+  std::vector<int32_t> phases;
+  std::map<int32_t, std::vector<size_t>> candidates;  // function -> indices into phases
+  for (auto& [phase, f] : open_) {
+    if (f.first_window != window_index_ || phase == kNone) continue;
+    std::vector<size_t> members;
+    bool closed = true;
+    for (size_t r = 0; r < f.ranks.size(); ++r) {
+      if (!f.ranks[r].present) continue;
+      members.push_back(r);
+      closed &= f.ranks[r].closing_site != kNone;
+    }
+    if (!closed || members.empty()) continue;
+    double sum = 0, least = INFINITY;
+    for (size_t r : members) {
+      sum += static_cast<double>(f.ranks[r].closing_wait);
+      least = std::min(least, static_cast<double>(f.ranks[r].closing_wait));
+    }
+    const double n = static_cast<double>(members.size());
+    const double symptom = sum / n - least;
+    f.balance_measured = true;
+    f.what_if.clear();
+    phases.push_back(phase);
+    if (symptom <= 0) continue;
+    for (const auto& [function, ns] : f.functions) {
+      double total = 0, most = 0;
+      for (size_t r : members) {
+        const double t = r < ns.size() ? static_cast<double>(ns[r]) : 0;
+        total += t;
+        most = std::max(most, t);
+      }
+      if (most - total / n >= cause_share_ * symptom) candidates[function].push_back(phases.size() - 1);
+    }
+  }
+  for (const auto& [function, which] : candidates) {
+    const std::vector<int64_t> saved = balance_.Savings(
+        g, attribution_, [this](int32_t rank, int32_t site, int32_t fn) { return Share(rank, site, fn); }, phases,
+        function, run_start_);
+    for (size_t i : which) open_[phases[i]].what_if[function] = saved[i];
+  }
 }
 
 int64_t Figures::callers(int32_t site) const {

@@ -22,6 +22,7 @@
 #include "lib/base/status.h"
 #include "lib/diagnose/timeline.h"
 #include "lib/diagnose/wait_states.h"
+#include "lib/diagnose/what_if.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/phases/phase_ends.h"
 #include "lib/profile/attribution.h"
@@ -74,13 +75,22 @@ struct PhaseFigures {
   std::map<int32_t, std::vector<int64_t>> functions;
   WaitSums waits;  // but the waiting at its closing synchronization
   std::map<int32_t, SiteFigures> sites;  // by call site
+  // Balancing's what-ifs (what_if.h), when all its calls lay in one window
+  // and every rank ended it at a global synchronization: by function (those
+  // whose max - avg is at least cause_share of the symptom), the ns its
+  // closing would end sooner.
+  bool balance_measured = false;
+  std::map<int32_t, int64_t> what_if;
+  int64_t first_window = -1;
 
   int64_t time() const { return t1 > t0 ? t1 - t0 : 0; }
 };
 
 class Figures {
  public:
-  explicit Figures(const window::Dictionary& dict);
+  // `cause_share`: the functions whose balancing what-if is measured have
+  // an imbalance (max - avg) of at least this share of the phase's symptom.
+  Figures(const window::Dictionary& dict, double cause_share);
   Status NoteRecords(const window::Dictionary& dict) { return ends_.NoteRecords(dict); }
 
   // Adds a window; appends the phases that ended to *ended.
@@ -100,6 +110,8 @@ class Figures {
 
  private:
   PhaseFigures& At(int32_t phase, size_t ranks);
+  // The balancing what-ifs of the phases of window `g` that lie whole in it.
+  void MeasureBalance(const graph::Graph& g);
   void End(int32_t phase, std::vector<PhaseFigures>* ended);
 
   phases::PhaseEnds ends_;
@@ -107,6 +119,17 @@ class Figures {
   repr::PathSets sets_;
   WaitStates states_;
   Timeline timeline_;
+  BalanceWhatIf balance_;
+  // Each (rank, call site)'s computations before calls there over the run
+  // so far, and their split by function: the what-if's shares.
+  struct Mix {
+    int64_t ns = 0;
+    std::vector<std::pair<int32_t, int64_t>> functions;
+  };
+  std::unordered_map<uint64_t, Mix> mix_;
+  double Share(int32_t rank, int32_t site, int32_t function) const;
+  double cause_share_;
+  int64_t window_index_ = -1;
   std::vector<repr::RankSet> carried_;
   std::map<int32_t, PhaseFigures> open_;
   std::unordered_map<int32_t, std::vector<bool>> callers_;  // by site: the ranks calling it

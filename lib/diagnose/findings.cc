@@ -153,7 +153,18 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
   if (runtime <= 0 || t.closed == 0 || t.symptom < config_.threshold * static_cast<double>(runtime)) return;
   trace::FindingRecord f;
   f.set_category("load_imbalance");
-  const int64_t saved = std::llround(t.symptom);
+  std::map<int32_t, double> by_function;
+  for (const auto& [function, c] : t.causes) by_function[function] = t.CauseNs(c);
+  const auto causes = Significant(by_function, config_.cause_share * t.symptom, tree_);
+  // Severity: the what-if of balancing the first cause where measured, the
+  // symptom (the paper's bound) elsewhere and without a cause.
+  int64_t saved = std::llround(t.symptom);
+  if (!causes.empty()) {
+    const auto w = t.what_if.find(causes[0].second);
+    saved = std::max<int64_t>(0, std::llround((w != t.what_if.end() ? static_cast<double>(w->second) : 0.0) +
+                                              t.unmeasured));
+  }
+  if (saved <= 0 || static_cast<double>(saved) < config_.threshold * static_cast<double>(runtime)) return;
   const int64_t ranks = t.ranks();
   if (ranks > 0) f.set_wasted(t.wasted / (static_cast<double>(ranks) * static_cast<double>(runtime)));
   // The synchronization that closes most of its phases.
@@ -161,14 +172,17 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
   const auto [site, fn] = closing->first;
   const std::string where = Locate(cluster, &t, saved, runtime, site, fn, &f);
-  std::map<int32_t, double> by_function;
-  for (const auto& [function, c] : t.causes) by_function[function] = t.CauseNs(c);
-  const auto causes = Significant(by_function, config_.cause_share * t.symptom, tree_);
   const double per_phase = t.symptom / static_cast<double>(t.closed);
   std::string evidence = "ranks wait " + report::Duration(std::llround(per_phase)) +
                          " more than the least waiting one, on average over ranks, at " + where + " in each of " +
-                         std::to_string(t.closed) + " phases: " + report::Duration(saved) + " of the run's " +
-                         report::Duration(runtime);
+                         std::to_string(t.closed) + " phases: " + report::Duration(std::llround(t.symptom)) +
+                         " of the run's " + report::Duration(runtime);
+  if (!causes.empty()) {
+    evidence += "; with " + report::ShortFunction(Function(causes[0].second)) +
+                " balanced (its time on every rank the mean), the phases would end " + report::Duration(saved) +
+                " sooner in all (recomputed on the graph" +
+                (t.unmeasured > 0 ? std::string(", the bound where phases span windows") : std::string()) + ")";
+  }
   std::string remedy;
   f.set_rank_values(t.closing_wait);
   f.set_rank_label("waiting at " + f.call);
@@ -299,7 +313,7 @@ void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, 
       }
     }
     const double saving = std::min(avg, what_if);
-    if (saving < least) continue;
+    if (saving <= 0 || saving < least) continue;
     int64_t callers = 0;
     for (int64_t ns : s.ranks) callers += ns > 0;
     const double per_call = work / static_cast<double>(s.calls);
@@ -387,7 +401,7 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
     return nullptr;
   };
   for (const trace::CpZeroingRecord& z : p.zeroings) {
-    if (z.kind != "mpi" || !z.has_site() || static_cast<double>(z.reduction) < least) continue;
+    if (z.kind != "mpi" || !z.has_site() || z.reduction <= 0 || static_cast<double>(z.reduction) < least) continue;
     if (named.count(z.site)) continue;  // a communication or I/O finding has it
     trace::FindingRecord f;
     f.set_category("communication_on_path");
@@ -417,7 +431,7 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
     const double excess = static_cast<double>(s.cp_compute) - average;
     const trace::CpZeroingRecord* z = zeroing("compute", s.site, "");
     const double saved = z ? std::min(excess, static_cast<double>(z->reduction)) : excess;
-    if (saved < least) continue;
+    if (saved < 0.5 || saved < least) continue;
     trace::FindingRecord f;
     f.set_category("critical_computation");
     f.set_wasted(0);

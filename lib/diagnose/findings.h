@@ -1,6 +1,7 @@
 // rp-diagnose's findings, each from the sums of a phase cluster (or the
 // run) and with one definition of severity: the run time its fix would
-// save (`saved`), as a share of the run's time.
+// save (`saved`), as a share of the run's time; a finding that saves
+// nothing is not one (off-path hot spots excepted: their point is that).
 //   load_imbalance  diagnosis paper §5.3.1, Table 2: saved = the symptom
 //                   avg - min of the waiting at the closing
 //                   synchronizations; causes: functions whose max - avg is

@@ -39,6 +39,11 @@ void Totals::Add(const PhaseFigures& f) {
     }
     for (size_t r : members) closing_wait[r] += f.ranks[r].closing_wait;
     symptom += sum / n - least;
+    if (f.balance_measured) {
+      for (const auto& [function, ns] : f.what_if) what_if[function] += ns;
+    } else {
+      unmeasured += sum / n - least;
+    }
     wasted += sum - n * least;
     ++closed;
     ++closing[{f.ranks[members[0]].closing_site, f.ranks[members[0]].closing_fn}];

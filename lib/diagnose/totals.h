@@ -34,6 +34,11 @@ struct Totals {
     std::vector<double> time;  // by rank: its time in the function
   };
   std::map<int32_t, Cause> causes;  // by function
+  // Balancing a function (what_if.h), summed over the closed phases where
+  // it was measured; the symptom of closed phases not measured (their
+  // calls spread over windows), where the bound stands in.
+  std::map<int32_t, int64_t> what_if;
+  double unmeasured = 0;
   WaitSums waits;
   std::map<int32_t, SiteFigures> sites;  // by call site
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # rp-diagnose --format html rendered in headless Chromium: the hand-worked
-# trace (3 ranks: a late sender, a load imbalance, lanes one per rank) and
+# trace (3 ranks: a late sender, critical computations, lanes one per rank) and
 # a generated 1,024-rank halo exchange with one slow rank (lanes grouping
 # 16 ranks each).
 set -euo pipefail
@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 check=$root/tests/report/check_html.py
 failed=0
 rp-phases testdata/traces/cpath.ndjson | rp-diagnose --format html -o "$work/small.html"
-python3 "$check" "$work/small.html" late_sender load_imbalance --lanes 3 || failed=1
+python3 "$check" "$work/small.html" late_sender critical_computation --lanes 3 || failed=1
 tests/synth/gen_halo --ranks 1024 --events 300000 --slow-rank 700 --slow-ns 200000 --sample-hz 200 -o "$work/big.ndjson"
 rp-phases "$work/big.ndjson" | rp-diagnose --format html -o "$work/big.html"
 python3 "$check" "$work/big.html" load_imbalance --lanes 64 || failed=1

@@ -8,8 +8,16 @@
 # - polling (phase 1): rank 1's 30 MPI_Iprobe at comm.c:10 find nothing,
 #   30 ns each: 450 (what-if 900);
 # - serial I/O: rank 1's MPI_File_write, 400 ns, on rank 1 alone: 200;
-# - serialisation at each phase's Barrier: rank 0 waits 3,600 for rank 1
-#   in phase 1 (avg - min 1,800), rank 1 500 in phase 0 (250); without
-#   samples the computation before each call is its function's;
+# - serialisation at phase 1's Barrier: rank 0 waits 3,600 for rank 1
+#   (avg - min 1,800, the bound); its cause poll (rank 1's 30 x 70 ns
+#   between probes, plus 30 before the first: 2,130, none on rank 0; without
+#   samples a computation is the function of the call ending it). Balanced,
+#   each rank computes 1,065 of it: rank 1 reaches the Barrier 1,065
+#   sooner, rank 0 still earlier: the what-if saves 1,065;
+# - phase 0's Barrier: rank 1 waits 500 for rank 0 (symptom 250), but its
+#   first cause, exchange (rank 1's 3,040 before its Irecv), balanced would
+#   make rank 0 later still: the what-if saves nothing, so no imbalance is
+#   reported; the path's computation before that Barrier (600, an average
+#   rank 340) is a critical computation of 260 instead;
 # - the Barriers' own 100 ns lie on the path (communication on path).
 rp-phases testdata/traces/diagnose_comm.ndjson | rp-diagnose --format text

@@ -4,8 +4,12 @@
 #   600, 650 and 450 and wait 50, 0 and 200 for the last: the symptom avg
 #   - min is 250/3 - 0 = 83 ns. Causes (no samples: the function calling
 #   each MPI call): main 100, 640, 30, max - mean 383; exchange 15, 0, 390,
-#   max - mean 255; both above 10% of 83, together more than it: partly
-#   evened out. main's excess is all rank 1's.
+#   max - mean 255. But balancing main (257 on each rank) makes rank 0,
+#   which waited 470 in its Waitall, reach the Barrier at 757, later than
+#   650: the what-if saves nothing, and no imbalance is reported (the
+#   threshold 0 shows it with severity 0). The path's 640 of computation
+#   before the Barrier (rank 1), an average rank 257, is a critical
+#   computation instead: 383, at most the 150 that zeroing it saves.
 # Phase 1 (700 to 900) ends at MPI_Finalize, not a synchronization: no
 #   symptom. Computation 190, 55, 10.
 # Wait states: rank 0's Waitall (entered at 30) waits for rank 2's Isend
@@ -19,8 +23,7 @@
 #   records are those of tests/golden/rp-cpath): the path computes 180
 #   before MPI_Finalize (rank 0, 720 to 900), an average rank 240/3 = 80:
 #   excess 100, and zeroing that computation shortens the path by 100: a
-#   critical computation of 100. The Barrier's excess is the imbalance's
-#   (its site is named there). The path spends 50 in the Barrier and 10 in
+#   critical computation of 100. The path spends 50 in the Barrier and 10 in
 #   the Bcast (zeroing them: 50 and 10 shorter): communication on the path.
 #   exchange computes 405 of all ranks' 2520 (16.1%), none on the path: an
 #   off-path hot spot, saving nothing.
