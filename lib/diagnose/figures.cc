@@ -94,6 +94,12 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       }
       f.ideal = std::max(f.ideal, sets_.begin(graph::Exit(e))->cost);
       if (ev.bounds_application()) continue;
+      if (ev.fn != r.last_fn || ev.site != r.last_site) {
+        r.last_fn = ev.fn;
+        r.last_site = ev.site;
+        r.flow = (r.flow ^ (static_cast<uint64_t>(static_cast<uint32_t>(ev.fn)) << 32 |
+                            static_cast<uint32_t>(ev.site))) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+      }
       r.mpi += ev.t1 - ev.t0;
       const graph::CallTimes& t = wg.times[e];
       r.wait += t.wait_before + t.wait_after;

@@ -39,6 +39,12 @@ struct RankFigures {
   int64_t closing_wait = 0;  // ns waiting for others at the phase's last call, a global synchronization
   int32_t closing_site = window::kNone;  // that call's site
   int32_t closing_fn = -1;               // and MPI function
+  // Its control flow in the phase (diagnosis paper §5.4): a hash of its
+  // calls' (function, site), repeats in a row counted once, as rp-phases
+  // hashes a rank's part of a phase signature. Ranks with equal hashes
+  // form a group; a phase with several groups is MPMD.
+  uint64_t flow = 0;
+  int32_t last_fn = -1, last_site = window::kNone;
   // A wait state at its last call so far, a global synchronization: held
   // back while it may be the phase's closing one, whose waiting is the
   // load imbalance's symptom, not a wait state of its own.

@@ -151,6 +151,7 @@ std::string Findings::Locate(int64_t cluster, const Totals* t, int64_t saved, in
 void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
                          std::vector<trace::FindingRecord>* out) const {
   if (runtime <= 0 || t.closed == 0 || t.symptom < config_.threshold * static_cast<double>(runtime)) return;
+  if (2 * t.mpmd_phases > t.phases) return Groups(cluster, t, runtime, out);
   trace::FindingRecord f;
   f.set_category("load_imbalance");
   std::map<int32_t, double> by_function;
@@ -232,6 +233,117 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
   }
   f.set_evidence(evidence);
   f.set_remedy(remedy);
+  out->push_back(f);
+}
+
+// MPMD clusters (diagnosis paper §5.4), group by group, then between groups.
+void Findings::Groups(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const {
+  const double least = config_.threshold * static_cast<double>(runtime);
+  const auto [site, fn] =
+      std::max_element(t.closing.begin(), t.closing.end(), [](const auto& a, const auto& b) {
+        return a.second < b.second;
+      })->first;
+  auto members_of = [](const std::vector<bool>& m) {
+    std::vector<int64_t> out;
+    for (size_t r = 0; r < m.size(); ++r) {
+      if (m[r]) out.push_back(static_cast<int64_t>(r));
+    }
+    return out;
+  };
+  const double all = static_cast<double>(t.compute_avg());
+  const Totals::Group* heaviest = nullptr;
+  double heaviest_avg = 0;
+  for (const auto& [flow, g] : t.groups) {
+    const std::vector<int64_t> members = members_of(g.members);
+    if (members.empty()) continue;
+    double sum = 0;
+    for (int64_t r : members) sum += static_cast<double>(t.compute[r]);
+    const double avg = sum / static_cast<double>(members.size());
+    if (!heaviest || avg > heaviest_avg) heaviest = &g, heaviest_avg = avg;
+    // Within the group: the paper's §5.3 on its members.
+    if (g.closed == 0 || g.symptom < least || members.size() < 2) continue;
+    std::map<int32_t, double> by_function;
+    for (const auto& [function, time] : g.time) {
+      double s = 0, most = 0;
+      for (int64_t r : members) {
+        const double x = static_cast<size_t>(r) < time.size() ? time[r] : 0;
+        s += x;
+        most = std::max(most, x);
+      }
+      by_function[function] = most - s / static_cast<double>(members.size());
+    }
+    const auto causes = Significant(by_function, config_.cause_share * g.symptom, tree_);
+    trace::FindingRecord f;
+    f.set_category("load_imbalance");
+    const int64_t saved = std::llround(g.symptom);
+    const std::string where = Locate(cluster, &t, saved, runtime, site, fn, &f);
+    f.set_group(members);
+    std::string evidence = "in the group of " + RankList(members) + " (one control flow of this MPMD phase), ranks wait " +
+                           report::Duration(std::llround(g.symptom / static_cast<double>(g.closed))) +
+                           " more than the group's least waiting one, on average, at " + where + " in each of " +
+                           std::to_string(g.closed) + " phases: " + report::Duration(saved) + " (the bound)";
+    if (!causes.empty()) {
+      std::vector<std::string> names;
+      std::vector<int64_t> ns;
+      for (const auto& [n, function] : causes) {
+        names.push_back(Function(function));
+        ns.push_back(std::llround(n));
+      }
+      f.set_causes(names);
+      f.set_cause_ns(ns);
+      std::vector<double> excess(g.members.size());
+      const std::vector<double>& time = g.time.at(causes[0].second);
+      double s = 0;
+      for (int64_t r : members) s += static_cast<size_t>(r) < time.size() ? time[r] : 0;
+      for (int64_t r : members) {
+        const double x = static_cast<size_t>(r) < time.size() ? time[r] : 0;
+        excess[r] = std::max(0.0, x - s / static_cast<double>(members.size()));
+      }
+      f.set_ranks(Heaviest(excess));
+      evidence += "; " + report::ShortFunction(names[0]) + " takes most above its mean on " + RankList(Heaviest(excess));
+      f.set_remedy("Distribute the work in " + report::ShortFunction(names[0]) + " evenly over the group's ranks");
+    } else {
+      f.set_remedy("Distribute the group's work before " + f.call + " evenly over its ranks");
+    }
+    f.set_evidence(evidence);
+    out->push_back(f);
+  }
+  // Between groups: the heaviest group's mean computation above all ranks'.
+  if (!heaviest || heaviest_avg - all < least) return;
+  trace::FindingRecord f;
+  f.set_category("mpmd_imbalance");
+  const int64_t saved = std::llround(heaviest_avg - all);
+  const std::string where = Locate(cluster, &t, saved, runtime, site, fn, &f);
+  const std::vector<int64_t> members = members_of(heaviest->members);
+  f.set_group(members);
+  f.set_ranks(members);
+  // The functions the group spends most above all ranks' mean.
+  std::map<int32_t, double> by_function;
+  for (const auto& [function, c] : t.causes) {
+    double in_group = 0, everywhere = 0;
+    for (int64_t r : members) in_group += static_cast<size_t>(r) < c.time.size() ? c.time[r] : 0;
+    for (double x : c.time) everywhere += x;
+    by_function[function] = in_group / static_cast<double>(members.size()) - everywhere / static_cast<double>(t.ranks());
+  }
+  const auto causes = Significant(by_function, config_.cause_share * (heaviest_avg - all), tree_);
+  if (!causes.empty()) {
+    std::vector<std::string> names;
+    std::vector<int64_t> ns;
+    for (const auto& [n, function] : causes) {
+      names.push_back(Function(function));
+      ns.push_back(std::llround(n));
+    }
+    f.set_causes(names);
+    f.set_cause_ns(ns);
+  }
+  f.set_evidence("this MPMD phase's ranks follow " + std::to_string(t.groups.size()) +
+                 " control flows; the group of " + RankList(members) + " computes " +
+                 report::Duration(std::llround(heaviest_avg)) + " per rank, the ranks of all groups " +
+                 report::Duration(std::llround(all)) + " on average, over " + std::to_string(t.phases) +
+                 " phases; the others wait for it at " + where);
+  f.set_remedy("Give the groups work in proportion to their ranks: more ranks to the group of " + RankList(members) +
+               ", or less of its work" +
+               (causes.empty() ? std::string() : " (" + report::ShortFunction(f.causes[0]) + ")"));
   out->push_back(f);
 }
 

@@ -8,6 +8,13 @@
 //                   at least cause_share of it.
 //   serialisation   §3's special case of load imbalance: its first cause
 //                   runs on one or a few ranks while the others wait.
+//   MPMD clusters (§5.4: in most phases, two or more groups of at least two
+//   ranks each follow different control flows) are diagnosed per group
+//   instead: a load imbalance per
+//   group from its members' waits and functions (saved: the bound), and
+//     mpmd_imbalance  a group's mean computation above the mean of all
+//                   ranks: saved = the difference (the groups' work
+//                   evened out).
 //   wait states     Scalasca's patterns (wait_states.h): saved = the
 //                   pattern's waiting at the site averaged over the
 //                   cluster's ranks (Table 2's avg(N) for "wait for
@@ -69,6 +76,7 @@ class Findings {
   // Appends the findings of cluster `cluster` (kNone: the run) above the
   // threshold of `runtime`.
   void Imbalance(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
+  void Groups(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
   void WaitStates(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
   void Communication(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
                      std::vector<trace::FindingRecord>* out) const;

@@ -48,6 +48,34 @@ void Totals::Add(const PhaseFigures& f) {
     ++closed;
     ++closing[{f.ranks[members[0]].closing_site, f.ranks[members[0]].closing_fn}];
   }
+  // Groups of at least two ranks: a rank whose flow no other shares (a
+  // boundary rank skipping a neighbour's message, rank 0 writing) is not a
+  // program of its own.
+  std::map<uint64_t, std::vector<size_t>> flows;
+  for (size_t r : members) flows[f.ranks[r].flow].push_back(r);
+  std::erase_if(flows, [](const auto& g) { return g.second.size() < 2; });
+  if (flows.size() > 1) {
+    ++mpmd_phases;
+    for (const auto& [flow, ranks_of] : flows) {
+      Group& g = groups[flow];
+      if (g.members.size() < f.ranks.size()) g.members.resize(f.ranks.size());
+      double sum = 0, least = INFINITY;
+      for (size_t r : ranks_of) {
+        g.members[r] = true;
+        sum += static_cast<double>(f.ranks[r].closing_wait);
+        least = std::min(least, static_cast<double>(f.ranks[r].closing_wait));
+      }
+      if (synchronized) {
+        g.symptom += sum / static_cast<double>(ranks_of.size()) - least;
+        ++g.closed;
+      }
+      for (const auto& [function, ns] : f.functions) {
+        std::vector<double>& t = g.time[function];
+        if (t.size() < f.ranks.size()) t.resize(f.ranks.size());
+        for (size_t r : ranks_of) t[r] += static_cast<double>(ns[r]);
+      }
+    }
+  }
   for (const auto& [function, ns] : f.functions) {
     Cause& c = causes[function];
     if (c.time.size() < f.ranks.size()) c.time.resize(f.ranks.size());

@@ -42,6 +42,18 @@ struct Totals {
   WaitSums waits;
   std::map<int32_t, SiteFigures> sites;  // by call site
 
+  // MPMD (diagnosis paper §5.4): phases whose ranks fall into groups of
+  // different control flow, and per group (by its ranks' flow hash) the
+  // same imbalance sums over its members.
+  int64_t mpmd_phases = 0;
+  struct Group {
+    std::vector<bool> members;
+    double symptom = 0;  // avg - min of the members' closing waits, summed
+    int64_t closed = 0;
+    std::map<int32_t, std::vector<double>> time;  // by function, by rank
+  };
+  std::map<uint64_t, Group> groups;
+
   void Add(const PhaseFigures& f);
 
   int64_t ranks() const;

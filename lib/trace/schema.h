@@ -381,7 +381,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
 // --------------------------------------------------------------- finding ---
 #define RP_FIELDS_finding(X)                                                   \
   X(Str, category, Req,                                                        \
-    "load_imbalance, serialisation, late_sender, wrong_order, late_receiver, " \
+    "load_imbalance, serialisation, mpmd_imbalance, late_sender, wrong_order, " \
+    "late_receiver, frequent_communication, polling, large_messages, io, "     \
+    "serial_io, communication_on_path, critical_computation, "                \
+    "off_path_hotspot, "                                                       \
     "wait_nxn, wait_barrier, late_broadcast, early_reduce, early_scan")        \
   X(Real, severity, Req, "share of run time the fix would save")               \
   X(Int, saved, Req, "ns of run time the fix would save")                      \
@@ -397,6 +400,7 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Ints, cause_ns, Opt, "ns each cause adds (imbalance: sum of max - mean)")  \
   X(Bool, partial, Opt, "the causes add up to more than the loss: partly evened out") \
   X(Ints, ranks, Opt, "ranks that cause it, ascending")                        \
+  X(Ints, group, Opt, "MPMD: the ranks of the group of the same control flow it is about") \
   X(Str, evidence, Req, "the numbers behind it, in words")                     \
   X(Str, remedy, Req, "what to do about it")                                   \
   X(Ints, rank_values, Opt, "the evidence by rank, ns (what rank_label names)") \

@@ -48,6 +48,7 @@ def main(mode, ranks, iterations, extra_us, heavy, source, path):
         "wait_nxn": ("wait_nxn", "wait_nxn", "solve_cells", [0, ranks // 2], (ranks - 2) / ranks * extra),
         "late_receiver": ("late_receiver", "late_receiver", "consume", list(range(1, ranks, 2)), extra / 2),
         "wrong_order": ("wrong_order", "wrong_order", "produce", list(range(0, ranks - 2, 3)), extra / 3),
+        "mpmd": ("mpmd_imbalance", "closing", "solve_fluid", list(range(ranks // 2)), extra / 2),
     }[mode]
     category, marker, cause, culprits, loss = want
     planted = iterations * loss

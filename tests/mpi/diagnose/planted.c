@@ -31,6 +31,11 @@
  *                from the one before it, which produces EXTRA longer, then
  *                from the one after it, which sent at once: it waits
  *                EXTRA with a message already there, EXTRA / 3 a phase.
+ *   mpmd         two programs in one run: the first half of the ranks
+ *                (fluid) pass a message round their ring and work BASE +
+ *                EXTRA in solve_fluid, the others (solid) BASE in
+ *                solve_solid: the solid ranks wait; evening out the two
+ *                groups' work saves EXTRA / 2 a phase (P even).
  *   balanced     none: every rank works BASE.
  * Every function sleeps in libc itself, so the samples name it.
  *
@@ -58,6 +63,8 @@ __attribute__((noinline)) void prepare(long us) { NAP(us); }
 __attribute__((noinline)) void finish(long us) { NAP(us); }
 __attribute__((noinline)) void prepare_input(long us) { NAP(us); }
 __attribute__((noinline)) void consume(long us) { NAP(us); }
+__attribute__((noinline)) void solve_fluid(long us) { NAP(us); }
+__attribute__((noinline)) void solve_solid(long us) { NAP(us); }
 
 /* Whether `rank` is in the comma-separated list. */
 static int listed(const char* list, int rank) {
@@ -144,6 +151,15 @@ int main(int argc, char** argv) {
         prepare(base);
         MPI_Recv(&msg, 1, MPI_DOUBLE, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* wrong_order */
         MPI_Recv(&msg, 1, MPI_DOUBLE, first + 2, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
+    } else if (strcmp(mode, "mpmd") == 0) {
+      const int fluid = size / 2;
+      if (rank < fluid) {
+        solve_fluid(base + extra);
+        MPI_Sendrecv(&x, 1, MPI_DOUBLE, (rank + 1) % fluid, 9, &msg, 1, MPI_DOUBLE, (rank + fluid - 1) % fluid, 9,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        solve_solid(base);
       }
     } else {
       solve_cells(base);
