@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string>
 #include <vector>
 
 #include "lib/base/version.h"
@@ -85,6 +86,11 @@ class Diagnosis {
     }
     const size_t before = all.size();
     for (const auto& [cluster, t] : clusters_) findings.Communication(cluster, t, runtime, path, &all);
+    std::set<std::string> first_causes;
+    for (const trace::FindingRecord& f : all) {
+      if (f.has_causes() && !f.causes.empty() && f.category != "mpmd_imbalance") first_causes.insert(f.causes[0]);
+    }
+    for (const auto& [cluster, t] : clusters_) findings.PosixIo(cluster, t, runtime, path, first_causes, &all);
     std::set<int64_t> named;
     for (size_t i = before; i < all.size(); ++i) named.insert(all[i].site);
     findings.CriticalPath(

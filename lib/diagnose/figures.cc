@@ -87,6 +87,11 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
         std::vector<int64_t>& ns = f.functions[function];
         if (ns.size() < ranks) ns.resize(ranks);
         ns[rank] += s->ns;
+        if (PosixIo(attribution_.tree().node(s->node).function)) {
+          std::vector<int64_t>& io = f.posix_io[function];
+          if (io.size() < ranks) io.resize(ranks);
+          io[rank] += s->ns;
+        }
         auto m = std::find_if(mix.functions.begin(), mix.functions.end(),
                               [&](const auto& x) { return x.first == function; });
         if (m == mix.functions.end()) mix.functions.emplace_back(function, s->ns);
@@ -154,6 +159,30 @@ void SiteFigures::Add(const SiteFigures& o) {
   hits += o.hits;
   if (ranks.size() < o.ranks.size()) ranks.resize(o.ranks.size());
   for (size_t r = 0; r < o.ranks.size(); ++r) ranks[r] += o.ranks[r];
+}
+
+bool Figures::PosixIo(int32_t function) {
+  if (function < 0) return false;
+  if (static_cast<size_t>(function) >= posix_io_.size()) posix_io_.resize(function + 1, -1);
+  if (posix_io_[function] < 0) {
+    // libc's names for the calls: write, __write, __libc_write,
+    // __GI___libc_write, __write_nocancel, ...
+    std::string_view name = attribution_.tree().functions()[function];
+    auto strip = [&](std::string_view prefix) {
+      while (name.starts_with("_")) name.remove_prefix(1);
+      if (name.starts_with(prefix)) name.remove_prefix(prefix.size());
+      while (name.starts_with("_")) name.remove_prefix(1);
+    };
+    strip("GI_");
+    strip("libc_");
+    if (name.ends_with("_nocancel")) name.remove_suffix(9);
+    static constexpr std::string_view kIo[] = {
+        "read",   "write",  "pread",  "pwrite", "pread64", "pwrite64", "readv",     "writev",          "preadv",
+        "pwritev", "fsync", "fdatasync", "sync_file_range", "msync", "fread", "fwrite", "fflush", "open", "open64",
+        "openat", "close"};
+    posix_io_[function] = std::find(std::begin(kIo), std::end(kIo), name) != std::end(kIo);
+  }
+  return posix_io_[function] == 1;
 }
 
 double Figures::Share(int32_t rank, int32_t site, int32_t function) const {

@@ -81,6 +81,9 @@ struct PhaseFigures {
   std::map<int32_t, std::vector<int64_t>> functions;
   WaitSums waits;  // but the waiting at its closing synchronization
   std::map<int32_t, SiteFigures> sites;  // by call site
+  // Computation the samples find in POSIX I/O (read, write, fsync, ...:
+  // the innermost frame), by the application function doing it, by rank.
+  std::map<int32_t, std::vector<int64_t>> posix_io;
   // Balancing's what-ifs (what_if.h), when all its calls lay in one window
   // and every rank ended it at a global synchronization: by function (those
   // whose max - avg is at least cause_share of the symptom), the ns its
@@ -134,6 +137,9 @@ class Figures {
   };
   std::unordered_map<uint64_t, Mix> mix_;
   double Share(int32_t rank, int32_t site, int32_t function) const;
+  // Whether a context tree node's own function is POSIX I/O, by function id.
+  bool PosixIo(int32_t function);
+  std::vector<int8_t> posix_io_;  // by function id: -1 unknown, 0 no, 1 yes
   double cause_share_;
   int64_t window_index_ = -1;
   std::vector<repr::RankSet> carried_;

@@ -227,6 +227,18 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
                "work off " + RankList(heavy) + ")";
     }
     if (f.has_partial()) evidence += " (the causes add up to more than the loss: partly evened out by others)";
+    // The first cause's time in POSIX I/O, by the samples: the remedy is I/O's.
+    if (auto io = t.posix_io.find(causes[0].second); io != t.posix_io.end()) {
+      double in_io = 0, all_time = 0;
+      for (double x : io->second) in_io += x;
+      for (double x : top.time) all_time += x;
+      if (all_time > 0 && in_io >= 0.5 * all_time) {
+        evidence += "; " + std::to_string(std::llround(100 * in_io / all_time)) + "% of " + name +
+                    "'s time is in read/write/fsync (I/O)";
+        remedy = "The work is I/O: let every rank write its part (MPI-IO, collective writes), write less often or "
+                 "in larger blocks, or overlap it with the others' work (asynchronous I/O)";
+      }
+    }
   } else {
     remedy = "Distribute the work before " + f.call + " evenly over the ranks; record samples (rp-record " +
              "--sample-hz 200) to name the functions that differ";
@@ -488,6 +500,56 @@ void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, 
                        : "Use collective I/O (the _all calls) and larger requests, write less often, or overlap "
                          "I/O with computation (MPI_File_iwrite)");
     }
+    out->push_back(f);
+  }
+}
+
+// Computation in POSIX I/O by the samples (see findings.h).
+void Findings::PosixIo(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
+                       const std::set<std::string>& named, std::vector<trace::FindingRecord>* out) const {
+  const int64_t ranks = t.ranks();
+  if (runtime <= 0 || ranks == 0) return;
+  const double least = config_.threshold * static_cast<double>(runtime);
+  for (const auto& [function, by_rank] : t.posix_io) {
+    const std::string& name = Function(function);
+    if (named.count(name)) continue;
+    double total = 0;
+    for (double x : by_rank) total += x;
+    const double avg = total / static_cast<double>(ranks);
+    double saving = avg;
+    for (const trace::CpZeroingRecord& z : path.zeroings) {
+      if (z.kind == "function" && z.has_fn() && z.fn == name) saving = std::min(saving, static_cast<double>(z.reduction));
+    }
+    if (saving <= 0 || saving < least) continue;
+    const bool serial = Serial(by_rank, ranks);
+    trace::FindingRecord f;
+    f.set_category(serial ? "serial_io" : "io");
+    const int64_t saved = std::llround(saving);
+    f.set_saved(saved);
+    f.set_severity(Ratio(saving, static_cast<double>(runtime)));
+    f.set_wasted(Ratio(total, static_cast<double>(ranks) * static_cast<double>(runtime)));
+    if (cluster != kNone) f.set_cluster(cluster);
+    f.set_phases(t.phases);
+    f.set_fn(name);
+    f.set_causes({name});
+    f.set_cause_ns({std::llround(total)});
+    const std::vector<int64_t> heavy = Heaviest(by_rank);
+    f.set_ranks(heavy);
+    std::vector<int64_t> values;
+    for (double x : by_rank) values.push_back(std::llround(x));
+    f.set_rank_values(values);
+    f.set_rank_label(report::ShortFunction(name) + " in read/write/fsync");
+    f.set_evidence(report::ShortFunction(name) + " spends " + report::Duration(std::llround(total)) +
+                   " of its computation in POSIX I/O (read, write, fsync: the samples' innermost frame), " +
+                   report::Duration(std::llround(avg)) + " per rank of the run's " + report::Duration(runtime) +
+                   (serial ? ", most of it on " + RankList(heavy) : std::string()) +
+                   (saving < avg ? "; were the function instant, the run would be " + report::Duration(saved) +
+                                       " shorter (the what-if on the graph)"
+                                 : std::string()));
+    f.set_remedy(serial ? "Let every rank write its part (MPI-IO, collective writes) instead of one rank doing "
+                          "the I/O for all, or overlap it with the others' work; fsync less often"
+                        : "Write less often or in larger blocks, use MPI-IO's collective calls, or overlap I/O with "
+                          "computation (asynchronous I/O, a dedicated I/O rank)");
     out->push_back(f);
   }
 }

@@ -33,6 +33,11 @@
 //                   more each;
 //     io / serial_io  MPI-IO calls (their whole time, not only their
 //                   work); serial when one or a few ranks do 90% of it.
+//                   Also a function's computation that the samples find in
+//                   POSIX I/O (read, write, fsync, ...): saved = its
+//                   average over the ranks, at most the function's what-if
+//                   (cp_zeroing function); not for a function an imbalance
+//                   finding names first (that finding tells it).
 //   critical path   from rp-cpath's run-wide records (path_records.h):
 //     communication_on_path  a site's MPI calls on the path: saved = the
 //                   what-if of their taking no time (cp_zeroing mpi); not
@@ -80,6 +85,9 @@ class Findings {
   void WaitStates(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
   void Communication(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
                      std::vector<trace::FindingRecord>* out) const;
+  // `named`: functions an imbalance finding names first.
+  void PosixIo(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
+               const std::set<std::string>& named, std::vector<trace::FindingRecord>* out) const;
   // `callers(site)`: the ranks calling a site; `covered`: sites an
   // imbalance or wait-state finding already names (their excess
   // computation is that finding's).

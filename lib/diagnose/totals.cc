@@ -29,6 +29,11 @@ void Totals::Add(const PhaseFigures& f) {
   }
   for (const auto& [key, sum] : f.waits) waits[key].Add(sum);
   for (const auto& [site, sum] : f.sites) sites[site].Add(sum);
+  for (const auto& [function, ns] : f.posix_io) {
+    std::vector<double>& io = posix_io[function];
+    if (io.size() < ns.size()) io.resize(ns.size());
+    for (size_t r = 0; r < ns.size(); ++r) io[r] += static_cast<double>(ns[r]);
+  }
   if (members.empty()) return;
   const double n = static_cast<double>(members.size());
   if (synchronized) {

@@ -41,6 +41,7 @@ struct Totals {
   double unmeasured = 0;
   WaitSums waits;
   std::map<int32_t, SiteFigures> sites;  // by call site
+  std::map<int32_t, std::vector<double>> posix_io;  // by function, by rank
 
   // MPMD (diagnosis paper §5.4): phases whose ranks fall into groups of
   // different control flow, and per group (by its ranks' flow hash) the

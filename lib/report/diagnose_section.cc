@@ -83,6 +83,7 @@ std::vector<std::string> DiagnoseSection::FindingLines(const trace::FindingRecor
       head += " in " + ShortFunction(f.fn);
     }
   }
+  if (!f.has_call() && f.has_fn()) head += " in " + ShortFunction(f.fn);
   lines.push_back(head);
   if (f.has_causes()) {
     std::string causes = "caused by ";
