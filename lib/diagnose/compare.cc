@@ -52,12 +52,15 @@ Expected<Diagnosis> Load(const Config& config, trace::InputSet& input) {
   return d;
 }
 
-using Key = std::tuple<std::string, int64_t, std::string, std::string, std::string, int64_t>;
+// An MPMD group by its ranks, sorted.
+using Key = std::tuple<std::string, int64_t, std::string, std::string, std::string, int64_t, std::vector<int64_t>>;
 // Decoded records keep the values of absent fields from the record before:
 // only fields present count.
 Key KeyOf(const trace::FindingRecord& f) {
+  std::vector<int64_t> group = f.has_group() ? f.group : std::vector<int64_t>{};
+  std::sort(group.begin(), group.end());
   return {f.category, f.has_cluster() ? f.cluster : -1, f.has_call() ? f.call : "", f.has_fn() ? f.fn : "",
-          f.has_file() ? f.file : "", f.has_line() ? f.line : -1};
+          f.has_file() ? f.file : "", f.has_line() ? f.line : -1, group};
 }
 
 }  // namespace
@@ -95,6 +98,7 @@ Status Compare(const CompareConfig& config, trace::InputSet& a, trace::InputSet&
     if (f.has_fn()) c.set_fn(f.fn);
     if (f.has_file()) c.set_file(f.file);
     if (f.has_line()) c.set_line(f.line);
+    if (f.has_group()) c.set_group(f.group);
     if (fa) c.set_severity_a(fa->severity), c.set_saved_a(fa->saved);
     if (fb) c.set_severity_b(fb->severity), c.set_saved_b(fb->saved);
     c.set_band(config.band);

@@ -92,7 +92,9 @@ class Diagnosis {
     }
     for (const auto& [cluster, t] : clusters_) findings.PosixIo(cluster, t, runtime, path, first_causes, &all);
     std::set<int64_t> named;
-    for (size_t i = before; i < all.size(); ++i) named.insert(all[i].site);
+    for (size_t i = before; i < all.size(); ++i) {
+      if (all[i].has_site()) named.insert(all[i].site);
+    }
     findings.CriticalPath(
         path, [&](int32_t site) { return figures.callers(site); }, runtime, covered, named, &all);
     // Most severe first; ties in a fixed order, so reports diff well.

@@ -104,6 +104,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
         r.last_site = ev.site;
         r.flow = (r.flow ^ (static_cast<uint64_t>(static_cast<uint32_t>(ev.fn)) << 32 |
                             static_cast<uint32_t>(ev.site))) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+        if (std::find(r.sites.begin(), r.sites.end(), ev.site) == r.sites.end()) r.sites.push_back(ev.site);
       }
       r.mpi += ev.t1 - ev.t0;
       const graph::CallTimes& t = wg.times[e];
@@ -116,7 +117,9 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
         site.work += t.execution;
         site.bytes += std::max(ev.bytes, ev.rbytes);
         const std::string_view name = ev.fn >= 0 ? mpi::kFunctions[ev.fn].name : "";
-        if (name.starts_with("MPI_Test") ? ev.completed_count > 0 : name.ends_with("probe") && ev.bytes > 0) {
+        // A probe found a message when its record says how many bytes.
+        const bool found = ((w.lines[ev.line].present >> trace::MpiRecord::k_bytes) & 1) != 0;
+        if (name.starts_with("MPI_Test") ? ev.completed_count > 0 : name.ends_with("probe") && found) {
           ++site.hits;
         }
         if (site.ranks.size() < ranks) site.ranks.resize(ranks);
@@ -126,6 +129,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
                      t.wait_before, ev.t1);
       // The last call so far: the closing one if the phase ends here.
       const bool sync = w.lines[ev.line].global_sync;
+      r.closed = sync;
       r.closing_wait = sync ? t.wait_before : 0;
       r.closing_site = sync ? ev.site : kNone;
       r.closing_fn = sync ? ev.fn : -1;
@@ -206,7 +210,7 @@ void Figures::MeasureBalance(const graph::Graph& g) {
     for (size_t r = 0; r < f.ranks.size(); ++r) {
       if (!f.ranks[r].present) continue;
       members.push_back(r);
-      closed &= f.ranks[r].closing_site != kNone;
+      closed &= f.ranks[r].closed;
     }
     if (!closed || members.empty()) continue;
     double sum = 0, least = INFINITY;

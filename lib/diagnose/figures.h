@@ -37,7 +37,8 @@ struct RankFigures {
   int64_t mpi = 0;           // ns in its calls (not MPI_Init or MPI_Finalize)
   int64_t wait = 0;          // ns of those waiting (before or after its part)
   int64_t closing_wait = 0;  // ns waiting for others at the phase's last call, a global synchronization
-  int32_t closing_site = window::kNone;  // that call's site
+  bool closed = false;                   // its last call so far is a global synchronization
+  int32_t closing_site = window::kNone;  // that call's site (kNone also when the record has none)
   int32_t closing_fn = -1;               // and MPI function
   // Its control flow in the phase (diagnosis paper §5.4): a hash of its
   // calls' (function, site), repeats in a row counted once, as rp-phases
@@ -45,6 +46,7 @@ struct RankFigures {
   // form a group; a phase with several groups is MPMD.
   uint64_t flow = 0;
   int32_t last_fn = -1, last_site = window::kNone;
+  std::vector<int32_t> sites;  // the distinct sites it called, for telling programs apart
   // A wait state at its last call so far, a global synchronization: held
   // back while it may be the phase's closing one, whose waiting is the
   // load imbalance's symptom, not a wait state of its own.

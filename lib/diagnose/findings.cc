@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdio>
 #include <utility>
 
@@ -60,6 +61,13 @@ std::string_view Describe(Pattern p) {
   return "waiting";
 }
 
+// MPI_Allreduce -> MPI_Iallreduce.
+std::string Nonblocking(const std::string& call) {
+  if (call.size() < 5 || !call.starts_with("MPI_")) return "its nonblocking form";
+  return "MPI_I" + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(call[4])))) +
+         call.substr(5);
+}
+
 // Scalasca's pattern descriptions and Table 2's "wait for partner", in
 // plain words; `cause` names the delay when known.
 std::string Remedy(Pattern p, const std::string& call, const std::string& cause) {
@@ -75,7 +83,7 @@ std::string Remedy(Pattern p, const std::string& call, const std::string& cause)
              "earlier, or send with MPI_Isend and complete it after independent work" + balance;
     case Pattern::kWaitNxN:
       return "Balance the work before " + call + (cause.empty() ? "" : " (" + cause + ")") +
-             ", or start it nonblocking (MPI_I" + call.substr(4) + ") and overlap it with independent work";
+             ", or start it nonblocking (" + Nonblocking(call) + ") and overlap it with independent work";
     case Pattern::kWaitBarrier:
       return "Remove the barrier unless correctness needs it; otherwise balance the work before it" +
              (cause.empty() ? "" : " (" + cause + ")");
@@ -135,7 +143,7 @@ std::string Findings::Locate(int64_t cluster, const Totals* t, int64_t saved, in
   if (s->second.has_file()) f->set_file(s->second.file);
   if (s->second.has_line()) f->set_line(s->second.line);
   if (s->second.has_file()) {
-    where += " (" + s->second.file + ":" + std::to_string(s->second.line) + ")";
+    where += " (" + s->second.file + (s->second.has_line() ? ":" + std::to_string(s->second.line) : "") + ")";
   } else if (s->second.has_fn()) {
     where += " in " + report::ShortFunction(s->second.fn);  // a build without line tables
   }
@@ -443,7 +451,7 @@ void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, 
     const double per_call = work / static_cast<double>(s.calls);
     const double bytes_per_call = static_cast<double>(s.bytes) / static_cast<double>(s.calls);
     const std::string_view name = mpi::kFunctions[s.fn].name;
-    const bool polls = name.starts_with("MPI_Test") || name.ends_with("probe");
+    const bool polls = name.starts_with("MPI_Test") || name == "MPI_Iprobe" || name == "MPI_Improbe";
     const double hit_rate = static_cast<double>(s.hits) / static_cast<double>(s.calls);
     std::string category_name;
     if (io) {
@@ -581,7 +589,7 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
     f.set_category("communication_on_path");
     f.set_wasted(0);
     const std::string where = Locate(kNone, nullptr, z.reduction, runtime, static_cast<int32_t>(z.site),
-                                     mpi::FindFunction(z.call), &f);
+                                     z.has_call() ? mpi::FindFunction(z.call) : -1, &f);
     const trace::CpProfileRecord* s = site_profile(z.site);
     std::string evidence = "the critical path (" + report::Duration(length) + ") spends " +
                            (s ? report::Duration(s->cp_mpi) : std::string("time")) + " in " + where +

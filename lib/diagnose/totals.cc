@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <iterator>
 
 namespace rp::diagnose {
 
@@ -25,7 +27,7 @@ void Totals::Add(const PhaseFigures& f) {
     compute[r] += f.ranks[r].compute;
     mpi[r] += f.ranks[r].mpi;
     wait[r] += f.ranks[r].wait;
-    synchronized &= f.ranks[r].closing_site != window::kNone;
+    synchronized &= f.ranks[r].closed;
   }
   for (const auto& [key, sum] : f.waits) waits[key].Add(sum);
   for (const auto& [site, sum] : f.sites) sites[site].Add(sum);
@@ -53,12 +55,55 @@ void Totals::Add(const PhaseFigures& f) {
     ++closed;
     ++closing[{f.ranks[members[0]].closing_site, f.ranks[members[0]].closing_fn}];
   }
-  // Groups of at least two ranks: a rank whose flow no other shares (a
-  // boundary rank skipping a neighbour's message, rank 0 writing) is not a
-  // program of its own.
+  // Programs (§5.4): ranks of one control flow are a group; groups whose
+  // call sites mostly agree (Jaccard similarity above 1/2: an edge
+  // rank of a stencil skips a neighbour's messages) are one program. A
+  // program needs at least two ranks: one rank of its own flow (rank 0
+  // writing) is not a program.
+  std::map<uint64_t, std::vector<size_t>> by_flow;
+  for (size_t r : members) by_flow[f.ranks[r].flow].push_back(r);
+  std::vector<std::vector<size_t>> groups_of;
+  std::vector<std::vector<int32_t>> sites_of;
+  for (auto& [flow, ranks_of] : by_flow) {
+    groups_of.push_back(ranks_of);
+    std::vector<int32_t> sites = f.ranks[ranks_of[0]].sites;
+    std::sort(sites.begin(), sites.end());
+    sites_of.push_back(std::move(sites));
+  }
+  std::vector<size_t> program(groups_of.size());
+  for (size_t i = 0; i < program.size(); ++i) program[i] = i;
+  std::function<size_t(size_t)> find = [&](size_t i) { return program[i] == i ? i : program[i] = find(program[i]); };
+  for (size_t i = 0; i < groups_of.size(); ++i) {
+    for (size_t j = i + 1; j < groups_of.size(); ++j) {
+      std::vector<int32_t> common;
+      std::set_intersection(sites_of[i].begin(), sites_of[i].end(), sites_of[j].begin(), sites_of[j].end(),
+                            std::back_inserter(common));
+      const size_t all = sites_of[i].size() + sites_of[j].size() - common.size();
+      if (all > 0 && 2 * common.size() > all) program[find(j)] = find(i);
+    }
+  }
+  // Each program keyed by its sites (stable from phase to phase of a cluster).
+  std::map<std::vector<int32_t>, std::vector<size_t>> programs;
+  {
+    std::map<size_t, std::pair<std::vector<int32_t>, std::vector<size_t>>> by_root;
+    for (size_t i = 0; i < groups_of.size(); ++i) {
+      auto& [sites, ranks_of] = by_root[find(i)];
+      sites.insert(sites.end(), sites_of[i].begin(), sites_of[i].end());
+      ranks_of.insert(ranks_of.end(), groups_of[i].begin(), groups_of[i].end());
+    }
+    for (auto& [root, p] : by_root) {
+      std::sort(p.first.begin(), p.first.end());
+      p.first.erase(std::unique(p.first.begin(), p.first.end()), p.first.end());
+      std::sort(p.second.begin(), p.second.end());
+      if (p.second.size() >= 2) programs[p.first] = p.second;
+    }
+  }
   std::map<uint64_t, std::vector<size_t>> flows;
-  for (size_t r : members) flows[f.ranks[r].flow].push_back(r);
-  std::erase_if(flows, [](const auto& g) { return g.second.size() < 2; });
+  for (const auto& [sites, ranks_of] : programs) {
+    uint64_t key = 0xcbf29ce484222325ULL;
+    for (int32_t site : sites) key = (key ^ static_cast<uint32_t>(site)) * 0x100000001b3ULL;
+    flows[key] = ranks_of;
+  }
   if (flows.size() > 1) {
     ++mpmd_phases;
     for (const auto& [flow, ranks_of] : flows) {

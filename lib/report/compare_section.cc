@@ -35,7 +35,12 @@ std::vector<std::vector<std::string>> CompareSection::ChangeRows() const {
     if (c.has_cluster()) what += " in phase cluster " + std::to_string(c.cluster);
     if (c.has_call()) {
       what += " at " + c.call;
-      if (c.has_file()) what += " (" + std::string(BaseName(c.file)) + ":" + std::to_string(c.line) + ")";
+      if (c.has_file()) {
+        what += " (" + std::string(BaseName(c.file)) + (c.has_line() ? ":" + std::to_string(c.line) : "") + ")";
+      }
+    }
+    if (c.has_group() && !c.group.empty()) {
+      what += ", group of ranks " + std::to_string(c.group.front()) + "–" + std::to_string(c.group.back());
     }
     rows.push_back({c.status, c.has_severity_a() ? Trim(Percent(c.severity_a)) : "-",
                     c.has_severity_b() ? Trim(Percent(c.severity_b)) : "-", c.has_delta() ? Signed(c.delta) : "",

@@ -121,10 +121,27 @@ std::string EfficiencyBars(const trace::EfficiencyRecord& e) {
 // bin's computation, MPI and waiting stacked as shares of the lane's
 // ranks; the critical path drawn over it.
 std::string TimelineChart(const std::vector<trace::TimelineRecord>& records) {
+  // Lanes with all three series of one length (the first lane's), and a
+  // path whose arrays agree; anything else is passed over, not drawn.
   std::vector<const trace::TimelineRecord*> lanes;
   const trace::TimelineRecord* path = nullptr;
-  for (const auto& r : records) (r.lane < 0 ? path : lanes.emplace_back(&r)) = &r;
-  if (lanes.empty()) return "";
+  size_t bins = 0;
+  for (const auto& r : records) {
+    if (r.lane < 0) {
+      if (r.has_ranks() && r.has_starts() && r.has_ends() && r.ranks.size() == r.starts.size() &&
+          r.ranks.size() == r.ends.size()) {
+        path = &r;
+      }
+      continue;
+    }
+    if (!r.has_compute() || !r.has_mpi() || !r.has_wait() || !r.has_first() || !r.has_last() || r.last < r.first) {
+      continue;
+    }
+    if (lanes.empty()) bins = r.compute.size();
+    if (r.compute.size() != bins || r.mpi.size() != bins || r.wait.size() != bins) continue;
+    lanes.push_back(&r);
+  }
+  if (lanes.empty() || bins == 0) return "";
   const trace::TimelineRecord& any = *lanes[0];
   const double width = 960, left = 90, right = 10, top = 8;
   const double lane_h = std::clamp(420.0 / static_cast<double>(lanes.size()), 6.0, 26.0);
@@ -132,7 +149,6 @@ std::string TimelineChart(const std::vector<trace::TimelineRecord>& records) {
   Svg svg(width, height, "timeline of a representative phase");
   const double span = static_cast<double>(std::max<int64_t>(any.t1 - any.t0, 1));
   auto x = [&](int64_t t) { return left + (width - left - right) * static_cast<double>(t - any.t0) / span; };
-  const size_t bins = any.compute.size();
   const double bin_w = (width - left - right) / static_cast<double>(std::max<size_t>(bins, 1));
   const double bin_ns = span / static_cast<double>(std::max<size_t>(bins, 1));
   for (size_t l = 0; l < lanes.size(); ++l) {
@@ -170,7 +186,7 @@ std::string TimelineChart(const std::vector<trace::TimelineRecord>& records) {
     // Each step at its rank's lane's middle, joined where the path moves.
     const int64_t ranks = lanes.back()->last + 1;
     auto lane_y = [&](int64_t rank) {
-      const int64_t lane = rank * static_cast<int64_t>(lanes.size()) / ranks;
+      const int64_t lane = std::clamp<int64_t>(rank, 0, ranks - 1) * static_cast<int64_t>(lanes.size()) / ranks;
       return top + lane_h * (static_cast<double>(lane) + 0.5);
     };
     std::vector<std::pair<double, double>> points;
@@ -202,7 +218,7 @@ void DiagnoseSection::Html(std::string* out) const {
       const trace::FindingRecord& f = findings_[i];
       std::string where = f.has_call() ? f.call : "";
       if (f.has_file()) {
-        where += " (" + std::string(BaseName(f.file)) + ":" + std::to_string(f.line) + ")";
+        where += " (" + std::string(BaseName(f.file)) + (f.has_line() ? ":" + std::to_string(f.line) : "") + ")";
       } else if (f.has_call() && f.has_fn()) {
         where += " in " + ShortFunction(f.fn);
       }

@@ -64,6 +64,13 @@ void TableMarkdown(const Table& rows, std::string* out) {
 void DiagnoseSection::Add(const trace::Record& record) {
   // A comparison's efficiencies (run a, run b) are the compare section's.
   if (record.type == trace::RecordType::kEfficiency && !record.efficiency.has_run()) {
+    // The run's record opens a diagnosis: a stream diagnosed again shows
+    // the last one only.
+    if (!record.efficiency.has_cluster()) {
+      efficiencies_.clear();
+      findings_.clear();
+      timeline_.clear();
+    }
     efficiencies_.push_back(record.efficiency);
   }
   if (record.type == trace::RecordType::kFinding) findings_.push_back(record.finding);
@@ -78,7 +85,7 @@ std::vector<std::string> DiagnoseSection::FindingLines(const trace::FindingRecor
   if (f.has_call()) {
     head += " at " + f.call;
     if (f.has_file()) {
-      head += " (" + std::string(BaseName(f.file)) + ":" + std::to_string(f.line) + ")";
+      head += " (" + std::string(BaseName(f.file)) + (f.has_line() ? ":" + std::to_string(f.line) : "") + ")";
     } else if (f.has_fn()) {
       head += " in " + ShortFunction(f.fn);
     }

@@ -434,6 +434,7 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Str, fn, Opt, "function containing the site")                              \
   X(Str, file, Opt, "the site's source file")                                  \
   X(Int, line, Opt, "the site's line")                                         \
+  X(Ints, group, Opt, "MPMD: the ranks of the group it is about")              \
   X(Real, severity_a, Opt, "severity in run a (absent: below the threshold)")  \
   X(Real, severity_b, Opt, "severity in run b (absent: below the threshold)")  \
   X(Int, saved_a, Opt, "ns the fix would save in run a")                       \

@@ -6,8 +6,9 @@ Usage: check_planted.py MODE RANKS ITERATIONS EXTRA_US HEAVY SOURCE DIAGNOSE_NDJ
 
 The planted problem must be the first finding: its category, its site
 (the source line marked in planted.c), its first cause (the function
-sleeping EXTRA) and its ranks; what it saves within 5% of the planted
-loss (sleeps overshoot a little) and its severity within 2 points of the
+sleeping EXTRA) and its ranks; what it saves within 8% of the planted
+loss (sleeps overshoot a little; what-ifs keep the ranks' real skew at each
+synchronization) and its severity within 2 points of the
 planted loss over the run's time. A balanced run has no finding.
 
 compare: rp-diagnose --compare of the imbalanced run (a) and the balanced
@@ -66,8 +67,11 @@ def main(mode, ranks, iterations, extra_us, heavy, source, path):
     else:
         check(top.get("ranks") == culprits, f"ranks {top.get('ranks')}, planted {culprits}")
     saved = top["saved"]
-    check(abs(saved - planted) <= 0.05 * planted,
-          f"saves {saved / 1e6:.1f} ms, planted {planted / 1e6:.1f} ms (within 5%)")
+    # The what-ifs start each phase where the ranks really left the last
+    # synchronization, a little apart on 2 oversubscribed cores: a balanced
+    # run would not gain quite all of the planted time.
+    check(abs(saved - planted) <= 0.08 * planted,
+          f"saves {saved / 1e6:.1f} ms, planted {planted / 1e6:.1f} ms (within 8%)")
     share = planted / run["runtime"]
     check(abs(top["severity"] - share) <= 0.02,
           f"severity {100 * top['severity']:.1f}%, planted {100 * share:.1f}% of {run['runtime'] / 1e6:.0f} ms")
