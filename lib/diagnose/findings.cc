@@ -126,6 +126,19 @@ Findings::Findings(const FindingConfig& config, const window::Dictionary& dict, 
   for (const trace::SiteRecord& s : dict.sites) sites_[s.id] = s;
 }
 
+std::vector<std::string> Findings::SetCauses(const std::vector<std::pair<double, int32_t>>& causes,
+                                             trace::FindingRecord* f) const {
+  std::vector<std::string> names;
+  std::vector<int64_t> ns;
+  for (const auto& [n, function] : causes) {
+    names.push_back(Function(function));
+    ns.push_back(std::llround(n));
+  }
+  f->set_causes(names);
+  f->set_cause_ns(ns);
+  return names;
+}
+
 std::string Findings::Locate(int64_t cluster, const Totals* t, int64_t saved, int64_t runtime, int32_t site,
                              int32_t fn, trace::FindingRecord* f) const {
   f->set_saved(saved);
@@ -196,16 +209,9 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
   f.set_rank_values(t.closing_wait);
   f.set_rank_label("waiting at " + f.call);
   if (!causes.empty()) {
-    std::vector<std::string> names;
-    std::vector<int64_t> ns;
+    const std::vector<std::string> names = SetCauses(causes, &f);
     double all = 0;
-    for (const auto& [n, function] : causes) {
-      names.push_back(Function(function));
-      ns.push_back(std::llround(n));
-      all += n;
-    }
-    f.set_causes(names);
-    f.set_cause_ns(ns);
+    for (const auto& [n, function] : causes) all += n;
     if (all > 1.1 * t.symptom) f.set_partial(true);
     // The ranks that do the first cause's extra work: at least half the
     // largest excess.
@@ -303,14 +309,7 @@ void Findings::Groups(int64_t cluster, const Totals& t, int64_t runtime, std::ve
                            " more than the group's least waiting one, on average, at " + where + " in each of " +
                            std::to_string(g.closed) + " phases: " + report::Duration(saved) + " (the bound)";
     if (!causes.empty()) {
-      std::vector<std::string> names;
-      std::vector<int64_t> ns;
-      for (const auto& [n, function] : causes) {
-        names.push_back(Function(function));
-        ns.push_back(std::llround(n));
-      }
-      f.set_causes(names);
-      f.set_cause_ns(ns);
+      const std::vector<std::string> names = SetCauses(causes, &f);
       std::vector<double> excess(g.members.size());
       const std::vector<double>& time = g.time.at(causes[0].second);
       double s = 0;
@@ -346,16 +345,7 @@ void Findings::Groups(int64_t cluster, const Totals& t, int64_t runtime, std::ve
     by_function[function] = in_group / static_cast<double>(members.size()) - everywhere / static_cast<double>(t.ranks());
   }
   const auto causes = Significant(by_function, config_.cause_share * (heaviest_avg - all), tree_);
-  if (!causes.empty()) {
-    std::vector<std::string> names;
-    std::vector<int64_t> ns;
-    for (const auto& [n, function] : causes) {
-      names.push_back(Function(function));
-      ns.push_back(std::llround(n));
-    }
-    f.set_causes(names);
-    f.set_cause_ns(ns);
-  }
+  if (!causes.empty()) SetCauses(causes, &f);
   f.set_evidence("this MPMD phase's ranks follow " + std::to_string(t.groups.size()) +
                  " control flows; the group of " + RankList(members) + " computes " +
                  report::Duration(std::llround(heaviest_avg)) + " per rank, the ranks of all groups " +
@@ -392,19 +382,12 @@ void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
                            report::Duration(saved) + " per rank of the run's " + report::Duration(runtime);
     std::string cause;
     if (!causes.empty()) {
-      std::vector<std::string> names;
-      std::vector<int64_t> ns;
-      for (const auto& [n, function] : causes) {
-        names.push_back(Function(function));
-        ns.push_back(std::llround(n));
-      }
-      f.set_causes(names);
-      f.set_cause_ns(ns);
+      const std::vector<std::string> names = SetCauses(causes, &f);
       const std::vector<int64_t> late = Heaviest(delaying);
       f.set_ranks(late);
       cause = report::ShortFunction(names[0]) + " on " + RankList(late);
       evidence += "; the delay: " + cause + " computes longer before the call waited for (" +
-                  report::Duration(ns[0]) + " of the waiting)";
+                  report::Duration(f.cause_ns[0]) + " of the waiting)";
     } else {
       f.set_ranks(Heaviest(waiting));
     }

@@ -102,6 +102,10 @@ class Findings {
   std::string Locate(int64_t cluster, const Totals* t, int64_t saved, int64_t runtime, int32_t site, int32_t fn,
                      trace::FindingRecord* f) const;
   const std::string& Function(int32_t id) const { return tree_.functions()[id]; }
+  // Sets the finding's causes ((ns, function) pairs, largest first);
+  // returns their names.
+  std::vector<std::string> SetCauses(const std::vector<std::pair<double, int32_t>>& causes,
+                                     trace::FindingRecord* f) const;
 
   const FindingConfig& config_;
   std::map<int64_t, trace::SiteRecord> sites_;
