@@ -178,6 +178,19 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
   std::map<int32_t, double> by_function;
   for (const auto& [function, c] : t.causes) by_function[function] = t.CauseNs(c);
   const auto causes = Significant(by_function, config_.cause_share * t.symptom, tree_);
+  // No computation explains the waiting but an MPI-IO site on some ranks
+  // does (a rank writing before the synchronization): the I/O finding
+  // tells it.
+  if (causes.empty()) {
+    for (const auto& [site, sf] : t.sites) {
+      if (sf.fn < 0 || sf.ranks.empty()) continue;
+      const mpi::Category c = mpi::kFunctions[sf.fn].category;
+      if (c != mpi::Category::kFileIo && c != mpi::Category::kFileOp) continue;
+      double sum = 0, most = 0;
+      for (int64_t x : sf.ranks) sum += static_cast<double>(x), most = std::max(most, static_cast<double>(x));
+      if (most - sum / static_cast<double>(t.ranks()) >= config_.cause_share * t.symptom) return;
+    }
+  }
   // Severity: the what-if of balancing the first cause where measured, the
   // symptom (the paper's bound) elsewhere and without a cause.
   int64_t saved = std::llround(t.symptom);
@@ -417,7 +430,12 @@ void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, 
     const bool io = category == mpi::Category::kFileIo || category == mpi::Category::kFileOp ||
                     category == mpi::Category::kFileOpen || category == mpi::Category::kFileClose;
     const double work = static_cast<double>(io ? s.time : s.work);
-    const double avg = work / static_cast<double>(ranks);
+    std::vector<double> by_rank(s.ranks.begin(), s.ranks.end());
+    const bool serial_io = io && Serial(by_rank, ranks);
+    // Serial I/O spread over all ranks saves its max - avg over them (as
+    // serialisation); other calls removed save their average.
+    double avg = work / static_cast<double>(ranks);
+    if (serial_io) avg = *std::max_element(by_rank.begin(), by_rank.end()) - avg;
     // The what-if of the site's calls taking no time, where the critical
     // path's records give it.
     double what_if = avg;
@@ -438,8 +456,7 @@ void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, 
     const double hit_rate = static_cast<double>(s.hits) / static_cast<double>(s.calls);
     std::string category_name;
     if (io) {
-      std::vector<double> by_rank(s.ranks.begin(), s.ranks.end());
-      category_name = Serial(by_rank, ranks) ? "serial_io" : "io";
+      category_name = serial_io ? "serial_io" : "io";
     } else if (polls && hit_rate < 0.10) {
       category_name = "polling";
     } else if (bytes_per_call >= kLargeMessage) {
@@ -456,7 +473,6 @@ void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, 
     const std::string where = Locate(cluster, &t, saved, runtime, site, s.fn, &f);
     f.set_rank_values(s.ranks);
     f.set_rank_label("time in " + f.call);
-    std::vector<double> by_rank(s.ranks.begin(), s.ranks.end());
     f.set_ranks(Heaviest(by_rank));
     const std::string calls = std::to_string(s.calls) + (s.calls == 1 ? " call" : " calls");
     std::string per_rank = report::Duration(std::llround(avg)) + " per rank of the run's " + report::Duration(runtime);
@@ -483,8 +499,12 @@ void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, 
       f.set_remedy("Overlap the transfers with computation (nonblocking calls), send less (compress, send only "
                    "what changed), or cut them into smaller messages for a balanced use of the network");
     } else {
-      f.set_evidence(calls + " to " + where + " take " + per_rank +
-                     (category_name == "serial_io" ? ", most of it on " + RankList(Heaviest(by_rank)) : ""));
+      f.set_evidence(calls + " to " + where + " take " +
+                     report::Duration(std::llround(work / static_cast<double>(ranks))) + " per rank of the run's " +
+                     report::Duration(runtime) +
+                     (serial_io ? ", most of it on " + RankList(Heaviest(by_rank)) +
+                                      ": spread over all ranks, they would end " + report::Duration(saved) + " sooner"
+                                : std::string()));
       f.set_remedy(category_name == "serial_io"
                        ? "Let every rank write its part (collective MPI-IO, MPI_File_write_all) instead of one "
                          "rank writing for all"

@@ -2,10 +2,14 @@
 // run) and with one definition of severity: the run time its fix would
 // save (`saved`), as a share of the run's time; a finding that saves
 // nothing is not one (off-path hot spots excepted: their point is that).
-//   load_imbalance  diagnosis paper §5.3.1, Table 2: saved = the symptom
-//                   avg - min of the waiting at the closing
-//                   synchronizations; causes: functions whose max - avg is
-//                   at least cause_share of it.
+//   load_imbalance  diagnosis paper §5.3.1, Table 2: significant when the
+//                   symptom avg - min of the waiting at the closing
+//                   synchronizations is; saved = the what-if of balancing
+//                   the first cause (what_if.h), the symptom where no
+//                   what-if was measured; causes: functions whose max - avg is
+//                   at least cause_share of it. When no function is a
+//                   cause but an MPI-IO site's time is uneven over the
+//                   ranks, the I/O finding tells it.
 //   serialisation   §3's special case of load imbalance: its first cause
 //                   runs on one or a few ranks while the others wait.
 //   MPMD clusters (§5.4: in most phases, two or more groups of at least two
@@ -32,7 +36,9 @@
 //     large_messages  Table 2's large message: the calls move 64 KiB or
 //                   more each;
 //     io / serial_io  MPI-IO calls (their whole time, not only their
-//                   work); serial when one or a few ranks do 90% of it.
+//                   work); serial when one or a few ranks do 90% of it,
+//                   and then saved = max - avg over the ranks (spread
+//                   over all of them), not the average.
 //                   Also a function's computation that the samples find in
 //                   POSIX I/O (read, write, fsync, ...): saved = its
 //                   average over the ranks, at most the function's what-if

@@ -50,8 +50,13 @@ def main(mode, ranks, iterations, extra_us, heavy, source, path):
         "late_receiver": ("late_receiver", "late_receiver", "consume", list(range(1, ranks, 2)), extra / 2),
         "wrong_order": ("wrong_order", "wrong_order", "produce", list(range(0, ranks - 2, 3)), extra / 3),
         "mpmd": ("mpmd_imbalance", "closing", "solve_fluid", list(range(ranks // 2)), extra / 2),
+        # Known from the app's own clock: rank 0's writes took io_ns in all.
+        "serial_io": ("serial_io", "serial_io", None, [0], None),
     }[mode]
     category, marker, cause, culprits, loss = want
+    if mode == "serial_io":
+        measured = float(open(os.environ["PLANTED_REPORT"]).read().split()[1])
+        loss = (ranks - 1) / ranks * measured / iterations
     planted = iterations * loss
     check(bool(findings), f"{mode}: findings ({len(findings)})")
     if not findings:
@@ -60,7 +65,8 @@ def main(mode, ranks, iterations, extra_us, heavy, source, path):
     check(top["category"] == category, f"first finding {top['category']}, planted {category}")
     line = marked_line(source, marker)
     check(top.get("line") == line, f"at line {top.get('line')}, planted at {line} ({marker})")
-    check(top.get("causes", [None])[0] == cause, f"first cause {top.get('causes')}, planted {cause}")
+    if cause is not None:
+        check(top.get("causes", [None])[0] == cause, f"first cause {top.get('causes')}, planted {cause}")
     if culprits is None:
         got = top.get("ranks", [])
         check(bool(got) and all(0 < r < ranks for r in got), f"ranks {got}, planted any of 1..{ranks - 1}")

@@ -36,12 +36,18 @@
  *                EXTRA in solve_fluid, the others (solid) BASE in
  *                solve_solid: the solid ranks wait; evening out the two
  *                groups' work saves EXTRA / 2 a phase (P even).
+ *   serial_io    rank 0 alone writes 64 MiB with MPI_File_write_at each
+ *                phase (the others wait at the Allreduce); it measures
+ *                its writes' time T and, with -w FILE, writes "io_ns T"
+ *                there: spreading the writes over the ranks saves
+ *                (P - 1) / P * T.
  *   balanced     none: every rank works BASE.
  * Every function sleeps in libc itself, so the samples name it.
  *
- *   planted -m MODE -n ITERATIONS -b BASE_US -e EXTRA_US [-r RANK,RANK..]
+ *   planted -m MODE -n ITERATIONS -b BASE_US -e EXTRA_US [-r RANK,RANK..] [-w FILE]
  */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,19 +91,30 @@ int main(int argc, char** argv) {
   long iterations = 30, base = 10000, extra = 8000;
   const char* mode = "balanced";
   const char* heavy = "";
+  const char* report = NULL;
   int opt;
-  while ((opt = getopt(argc, argv, "m:n:b:e:r:")) != -1) {
+  while ((opt = getopt(argc, argv, "m:n:b:e:r:w:")) != -1) {
     if (opt == 'm') mode = optarg;
     else if (opt == 'n') iterations = atol(optarg);
     else if (opt == 'b') base = atol(optarg);
     else if (opt == 'e') extra = atol(optarg);
     else if (opt == 'r') heavy = optarg;
+    else if (opt == 'w') report = optarg;
   }
   double x = rank, sum = 0, msg = 0;
   /* Only wait_nxn makes the halves: set-up calls cost start-up time, on
    * the critical path, that a balanced run should not show. */
   MPI_Comm half = MPI_COMM_NULL;
   if (strcmp(mode, "wait_nxn") == 0) MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &half);
+  /* serial_io: rank 0's file, its buffer and the time of its writes. */
+  MPI_File fh = MPI_FILE_NULL;
+  char io_path[64];
+  static char io_buf[64 << 20];
+  double io_time = 0;
+  if (strcmp(mode, "serial_io") == 0 && rank == 0) {
+    snprintf(io_path, sizeof io_path, "/tmp/rp-planted-%d.bin", (int)getpid());
+    MPI_File_open(MPI_COMM_SELF, io_path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iterations; ++it) {
     if (strcmp(mode, "imbalance") == 0) {
@@ -152,6 +169,13 @@ int main(int argc, char** argv) {
         MPI_Recv(&msg, 1, MPI_DOUBLE, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* wrong_order */
         MPI_Recv(&msg, 1, MPI_DOUBLE, first + 2, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       }
+    } else if (strcmp(mode, "serial_io") == 0) {
+      solve_cells(base);
+      if (rank == 0) {
+        const double t = MPI_Wtime();
+        MPI_File_write_at(fh, 0, io_buf, sizeof io_buf, MPI_BYTE, MPI_STATUS_IGNORE); /* serial_io */
+        io_time += MPI_Wtime() - t;
+      }
     } else if (strcmp(mode, "mpmd") == 0) {
       const int fluid = size / 2;
       if (rank < fluid) {
@@ -167,6 +191,17 @@ int main(int argc, char** argv) {
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* closing */
   }
   if (half != MPI_COMM_NULL) MPI_Comm_free(&half);
+  if (fh != MPI_FILE_NULL) {
+    MPI_File_close(&fh);
+    unlink(io_path);
+    if (report) {
+      FILE* f = fopen(report, "w");
+      if (f) {
+        fprintf(f, "io_ns %.0f\n", io_time * 1e9);
+        fclose(f);
+      }
+    }
+  }
   MPI_Finalize();
   return 0;
 }
