@@ -51,6 +51,13 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
   }
   sets_.Run(g, carried_, run_start_);
   states_.Find(wg);
+  // The bytes each call moved: a message's, at the calls that start and
+  // complete it (a Wait completing a receive moves what it received).
+  moved_.assign(w.events.size(), 0);
+  for (const match::Message& m : wg.matching.messages) {
+    if (m.send_done != match::kNoEvent) moved_[m.send_done] += m.bytes;
+    if (m.recv_done != match::kNoEvent) moved_[m.recv_done] += m.bytes;
+  }
   ++window_index_;
   balance_.Window(g, run_start_);
   const size_t ranks = std::max<size_t>(w.by_rank.size(), g.ranks());
@@ -115,7 +122,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
         ++site.calls;
         site.time += ev.t1 - ev.t0;
         site.work += t.execution;
-        site.bytes += std::max(ev.bytes, ev.rbytes);
+        site.bytes += std::max({ev.bytes, ev.rbytes, moved_[e]});
         const std::string_view name = ev.fn >= 0 ? mpi::kFunctions[ev.fn].name : "";
         // A probe found a message when its record says how many bytes.
         const bool found = ((w.lines[ev.line].present >> trace::MpiRecord::k_bytes) & 1) != 0;

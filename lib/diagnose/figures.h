@@ -66,7 +66,7 @@ struct SiteFigures {
   int64_t calls = 0;
   int64_t time = 0;            // ns in the calls
   int64_t work = 0;            // ns of it not waiting for others (nor the collector's own)
-  int64_t bytes = 0;           // sent, or received (receives, probes)
+  int64_t bytes = 0;           // moved: sent, received, or completed (Wait...), or found by a probe
   int64_t hits = 0;            // Test...: calls that completed a request; Iprobe: that found a message
   std::vector<int64_t> ranks;  // time in the calls, by rank
 
@@ -131,6 +131,7 @@ class Figures {
   WaitStates states_;
   Timeline timeline_;
   BalanceWhatIf balance_;
+  std::vector<int64_t> moved_;  // by event of the window: bytes of the messages it started or completed
   // Each (rank, call site)'s computations before calls there over the run
   // so far, and their split by function: the what-if's shares.
   struct Mix {

@@ -34,7 +34,9 @@
 //     polling       the same for Test.../Iprobe calls of which fewer than
 //                   10% complete anything;
 //     large_messages  Table 2's large message: the calls move 64 KiB or
-//                   more each;
+//                   more each; saved = the average, without the what-if (a
+//                   transfer holds both its ends, and one site's what-if
+//                   leaves the other on the path);
 //     io / serial_io  MPI-IO calls (their whole time, not only their
 //                   work); serial when one or a few ranks do 90% of it,
 //                   and then saved = max - avg over the ranks (spread

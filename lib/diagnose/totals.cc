@@ -56,8 +56,10 @@ void Totals::Add(const PhaseFigures& f) {
     ++closing[{f.ranks[members[0]].closing_site, f.ranks[members[0]].closing_fn}];
   }
   // Programs (§5.4): ranks of one control flow are a group; groups whose
-  // call sites mostly agree (Jaccard similarity above 1/2: an edge
-  // rank of a stencil skips a neighbour's messages) are one program. A
+  // call sites agree at least half (Jaccard similarity of 1/2 or more: an
+  // edge rank of a stencil skips a neighbour's messages; the senders and
+  // receivers of a pairwise exchange share the wait and the
+  // synchronization) are one program. A
   // program needs at least two ranks: one rank of its own flow (rank 0
   // writing) is not a program.
   std::map<uint64_t, std::vector<size_t>> by_flow;
@@ -79,7 +81,7 @@ void Totals::Add(const PhaseFigures& f) {
       std::set_intersection(sites_of[i].begin(), sites_of[i].end(), sites_of[j].begin(), sites_of[j].end(),
                             std::back_inserter(common));
       const size_t all = sites_of[i].size() + sites_of[j].size() - common.size();
-      if (all > 0 && 2 * common.size() > all) program[find(j)] = find(i);
+      if (all > 0 && 2 * common.size() >= all) program[find(j)] = find(i);
     }
   }
   // Each program keyed by its sites (stable from phase to phase of a cluster).

@@ -4,7 +4,10 @@
 # - frequent communication (phase 0): rank 0's 30 MPI_Iprobe at comm.c:20
 #   each find a message, 20 ns each (short, 15 per rank): 600 / 2 = 300
 #   (what-if 530);
-# - large messages: rank 0's MPI_Send of 1 MiB in 500 ns: 250 (what-if 500);
+# - large messages: rank 0's MPI_Send of 1 MiB in 500 ns: 250; rank 1's
+#   MPI_Wait completing it (3,070 to 3,620, 30 of it waiting for the send
+#   to start): 520 / 2 = 260. Large messages keep the average: a transfer
+#   holds both ends, and one end's what-if leaves the other on the path;
 # - polling (phase 1): rank 1's 30 MPI_Iprobe at comm.c:10 find nothing,
 #   30 ns each: 450 (what-if 900);
 # - serial I/O: rank 1's MPI_File_write, 400 ns, on rank 1 alone: 200;

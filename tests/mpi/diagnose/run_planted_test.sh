@@ -4,7 +4,8 @@
 # checkpoint, and one of each of Scalasca's wait states: late senders, a
 # late broadcast, an early reduce, wait at N x N, late receivers, messages
 # in the wrong order), two programs of uneven work in one run (MPMD),
-# rank 0 writing a file alone with MPI-IO (its time measured by the app),
+# rank 0 writing a file alone with MPI-IO and 16 MiB messages (both timed
+# by the app itself),
 # and a balanced run, each through the whole
 # pipeline; then the imbalanced run compared with the balanced one.
 set -euo pipefail
@@ -16,7 +17,7 @@ failed=0
 # Ranks waiting in a collective yield the core: spinning, they would delay
 # the sleeping ranks' wake-ups on 2 cores and stretch the planted work.
 MPIRUN+=(--mca mpi_yield_when_idle 1)
-for mode in imbalance serial late_sender late_broadcast early_reduce wait_nxn late_receiver wrong_order mpmd serial_io balanced; do
+for mode in imbalance serial late_sender late_broadcast early_reduce wait_nxn late_receiver wrong_order mpmd serial_io large_messages balanced; do
   rp-record -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np 6 "$app" -m $mode -n 30 -b 40000 -e 16000 -r 2,3 \
     -w "$work/$mode.measured"
   export PLANTED_REPORT=$work/$mode.measured
