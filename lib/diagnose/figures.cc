@@ -143,7 +143,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       if (const Pattern p = states_.pattern[e]; p != Pattern::kNone) {
         const uint32_t delayer = states_.delayer[e];
         RankFigures::Held s{WaitKey{p, ev.site, ev.fn}, w.events[delayer].rank, t.wait_before,
-                            Delay(attribution_, e, delayer, t.wait_before)};
+                            Delay(g, attribution_, e, delayer, t.wait_before)};
         if (sync && (p == Pattern::kWaitNxN || p == Pattern::kWaitBarrier)) {
           r.held = std::move(s);
         } else {

@@ -120,15 +120,37 @@ void WaitStates::Find(const graph::WindowGraph& wg) {
   }
 }
 
-DelayCost Delay(const profile::Attribution& attribution, uint32_t waiter, uint32_t delayer, int64_t wait) {
+// Calls that only start an operation: they cannot wait for anyone.
+bool OnlyStarts(const window::Event& ev) {
+  switch (ev.category()) {
+    case mpi::Category::kIsend:
+    case mpi::Category::kIrecv:
+    case mpi::Category::kSendInit:
+    case mpi::Category::kRecvInit:
+    case mpi::Category::kStart:
+    case mpi::Category::kStartall:
+      return true;
+    default:
+      return false;
+  }
+}
+
+DelayCost Delay(const graph::Graph& g, const profile::Attribution& attribution, uint32_t waiter, uint32_t delayer,
+                int64_t wait) {
   const profile::ContextTree& tree = attribution.tree();
-  // Computation by function before each call, the delayer's minus the
-  // waiter's.
+  const window::Window& w = g.window();
+  // Computation by function over each side's interval, the delayer's minus
+  // the waiter's.
   std::vector<std::pair<int32_t, int64_t>> diff;
   auto add = [&](uint32_t e, int64_t sign) {
-    const profile::Attribution::Computation c = attribution.Before(e);
-    for (const profile::Share* s = c.begin; s != c.end; ++s) {
-      diff.emplace_back(tree.node(tree.node(s->node).owner).function, sign * s->ns);
+    for (;;) {
+      const profile::Attribution::Computation c = attribution.Before(e);
+      for (const profile::Share* s = c.begin; s != c.end; ++s) {
+        diff.emplace_back(tree.node(tree.node(s->node).owner).function, sign * s->ns);
+      }
+      const uint32_t before = g.previous(graph::Entry(e));
+      if (before == graph::kNoNode || !OnlyStarts(w.events[graph::EventOf(before)])) return;
+      e = graph::EventOf(before);
     }
   };
   add(delayer, 1);

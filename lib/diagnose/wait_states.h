@@ -22,7 +22,10 @@
 // delayer's computation before the call it was late to, against the
 // waiter's computation before its waiting call, function by function
 // (lib/profile's attribution): what the delayer spent more in each
-// function is its delay there. The wait is charged to those delays in
+// function is its delay there. Each side's interval reaches back over the
+// nonblocking calls that only start something (Isend, Irecv, Start...) to
+// its previous call that could wait: a halo exchange that posts its
+// receives and sends after computing is charged with that computation. The wait is charged to those delays in
 // proportion, at most the delay itself; what the delays do not explain is
 // propagated: the delayer was itself held up by an earlier wait.
 #ifndef RP_LIB_DIAGNOSE_WAIT_STATES_H_
@@ -68,8 +71,9 @@ struct DelayCost {
   std::vector<std::pair<int32_t, int64_t>> functions;  // by function id (the context tree's)
   int64_t propagated = 0;
 };
-// `attribution` holds the window of both events.
-DelayCost Delay(const profile::Attribution& attribution, uint32_t waiter, uint32_t delayer, int64_t wait);
+// `attribution` holds the window of `g`, where both events are.
+DelayCost Delay(const graph::Graph& g, const profile::Attribution& attribution, uint32_t waiter, uint32_t delayer,
+                int64_t wait);
 
 // Wait states of one pattern at one call site, summed.
 struct WaitKey {
