@@ -95,8 +95,21 @@ class Diagnosis {
     for (size_t i = before; i < all.size(); ++i) {
       if (all[i].has_site()) named.insert(all[i].site);
     }
+    // The first causes of the imbalance and wait-state findings.
+    std::map<std::string, int64_t> covered_causes;
+    for (size_t i = 0; i < before; ++i) {
+      if (!all[i].has_causes() || all[i].causes.empty()) continue;
+      int64_t& most = covered_causes[all[i].causes[0]];
+      most = std::max(most, all[i].saved);
+    }
+    const profile::ContextTree& tree = figures.attribution().tree();
     findings.CriticalPath(
-        path, [&](int32_t site) { return figures.callers(site); }, runtime, covered, named, &all);
+        path, [&](int32_t site) { return figures.callers(site); },
+        [&](int32_t site) {
+          const int32_t f = figures.DominantFunction(site);
+          return f >= 0 ? tree.functions()[f] : std::string();
+        },
+        runtime, covered, covered_causes, named, &all);
     // Most severe first; ties in a fixed order, so reports diff well.
     std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.severity > b.severity; });
     for (const trace::FindingRecord& f : all) RP_RETURN_IF_ERROR(out.Write(f));

@@ -196,6 +196,20 @@ bool Figures::PosixIo(int32_t function) {
   return posix_io_[function] == 1;
 }
 
+int32_t Figures::DominantFunction(int32_t site) const {
+  std::map<int32_t, int64_t> by_function;
+  for (const auto& [key, mix] : mix_) {
+    if (static_cast<int32_t>(static_cast<uint32_t>(key)) != site) continue;
+    for (const auto& [function, ns] : mix.functions) by_function[function] += ns;
+  }
+  int32_t best = -1;
+  int64_t most = 0;
+  for (const auto& [function, ns] : by_function) {
+    if (ns > most) most = ns, best = function;
+  }
+  return best;
+}
+
 double Figures::Share(int32_t rank, int32_t site, int32_t function) const {
   auto it = mix_.find((uint64_t{static_cast<uint32_t>(rank)} << 32) | static_cast<uint32_t>(site));
   if (it == mix_.end() || it->second.ns <= 0) return 0;

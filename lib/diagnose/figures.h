@@ -116,6 +116,9 @@ class Figures {
   const profile::Attribution& attribution() const { return attribution_; }
   // How many ranks made calls at `site`.
   int64_t callers(int32_t site) const;
+  // The function with the most computation before calls at `site`, over
+  // all ranks (the context tree's id), -1 if none.
+  int32_t DominantFunction(int32_t site) const;
   Timeline& timeline() { return timeline_; }
   const Timeline& timeline() const { return timeline_; }
 

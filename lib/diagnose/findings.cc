@@ -570,9 +570,10 @@ void Findings::PosixIo(int64_t cluster, const Totals& t, int64_t runtime, const 
 }
 
 // Critical-path findings (see findings.h), from the run's records.
-void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers, int64_t runtime,
-                            const std::set<int64_t>& covered, const std::set<int64_t>& named,
-                            std::vector<trace::FindingRecord>* out) const {
+void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers,
+                            const std::function<std::string(int32_t)>& dominant, int64_t runtime,
+                            const std::set<int64_t>& covered, const std::map<std::string, int64_t>& covered_causes,
+                            const std::set<int64_t>& named, std::vector<trace::FindingRecord>* out) const {
   if (!p.summary || runtime <= 0) return;
   const int64_t length = p.summary->length;
   const double least = config_.threshold * static_cast<double>(runtime);
@@ -614,6 +615,7 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
   }
   for (const trace::CpProfileRecord& s : p.sites) {
     if (!s.has_site() || covered.count(s.site)) continue;
+
     const int64_t ranks = callers(static_cast<int32_t>(s.site));
     if (ranks == 0) continue;
     const double average = static_cast<double>(s.time_compute) / static_cast<double>(ranks);
@@ -621,6 +623,10 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
     const trace::CpZeroingRecord* z = zeroing("compute", s.site, "");
     const double saved = z ? std::min(excess, static_cast<double>(z->reduction)) : excess;
     if (saved < 0.5 || saved < least) continue;
+    if (auto c = covered_causes.find(dominant(static_cast<int32_t>(s.site)));
+        c != covered_causes.end() && static_cast<double>(c->second) >= 0.5 * saved) {
+      continue;  // the imbalance or wait state that names its function tells it
+    }
     trace::FindingRecord f;
     f.set_category("critical_computation");
     f.set_wasted(0);

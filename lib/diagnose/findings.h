@@ -54,7 +54,8 @@
 //                   than the average rank calling it does: saved = that
 //                   excess, at most the what-if of the computation taking
 //                   no time; not for sites an imbalance or wait-state
-//                   finding names;
+//                   finding names, nor for those whose computation is
+//                   mostly such a finding's first cause;
 //     off_path_hotspot  a function computing at least 10% of all ranks'
 //                   time and less than half that share of the path: saved =
 //                   its what-if (small: optimising it will not shorten
@@ -97,12 +98,15 @@ class Findings {
   void PosixIo(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
                const std::set<std::string>& named, std::vector<trace::FindingRecord>* out) const;
   // `callers(site)`: the ranks calling a site; `covered`: sites an
-  // imbalance or wait-state finding already names (their excess
-  // computation is that finding's).
-  // `named`: sites a communication or I/O finding names.
-  void CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers, int64_t runtime,
-                    const std::set<int64_t>& covered, const std::set<int64_t>& named,
-                    std::vector<trace::FindingRecord>* out) const;
+  // imbalance or wait-state finding already names, and `covered_causes`
+  // the functions they name first, with the most such a finding saves (a
+  // site whose computation is mostly one of them, by `dominant(site)`, is
+  // that finding's too when it saves at least half as much); `named`:
+  // sites a communication or I/O finding names.
+  void CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers,
+                    const std::function<std::string(int32_t)>& dominant, int64_t runtime,
+                    const std::set<int64_t>& covered, const std::map<std::string, int64_t>& covered_causes,
+                    const std::set<int64_t>& named, std::vector<trace::FindingRecord>* out) const;
 
  private:
   // Fills the finding's severity, cluster and call site; returns "MPI_X
