@@ -85,7 +85,7 @@ class Diagnosis {
       if (f.has_site()) covered.insert(f.site);
     }
     const size_t before = all.size();
-    for (const auto& [cluster, t] : clusters_) findings.Communication(cluster, t, runtime, path, &all);
+    for (const auto& [cluster, t] : clusters_) findings.Communication(cluster, t, run_, runtime, path, &all);
     std::set<std::string> first_causes;
     for (const trace::FindingRecord& f : all) {
       if (f.has_causes() && !f.causes.empty() && f.category != "mpmd_imbalance") first_causes.insert(f.causes[0]);

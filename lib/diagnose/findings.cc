@@ -417,8 +417,8 @@ void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
 }
 
 // Communication and I/O findings (see findings.h), per call site.
-void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
-                             std::vector<trace::FindingRecord>* out) const {
+void Findings::Communication(int64_t cluster, const Totals& t, const Totals& run, int64_t runtime,
+                             const PathRecords& path, std::vector<trace::FindingRecord>* out) const {
   const int64_t ranks = t.ranks();
   if (runtime <= 0 || ranks == 0) return;
   const double least = config_.threshold * static_cast<double>(runtime);
@@ -444,12 +444,19 @@ void Findings::Communication(int64_t cluster, const Totals& t, int64_t runtime, 
       for (const trace::CpZeroingRecord& z : path.zeroings) {
         if (z.kind == "mpi" && z.has_site() && z.site == site) what_if = static_cast<double>(z.reduction);
       }
+      // The run's what-if, this cluster's share of it.
+      const auto r = run.sites.find(site);
+      const double everywhere = r == run.sites.end() ? 0 : static_cast<double>(io ? r->second.time : r->second.work);
+      if (everywhere > work) what_if *= work / everywhere;
     }
     // A large transfer holds both ends (the sender's call and the
     // receiver's completion): one site's what-if leaves the other end on
     // the path and understates it, so large messages keep Table 2's avg(N).
     const bool large = !io && static_cast<double>(s.bytes) / static_cast<double>(s.calls) >= 65536;
-    const double saving = large ? avg : std::min(avg, what_if);
+    // The calls taken out: the what-if where the critical path gives one
+    // (calls off the path save nothing, calls of one rank on it save their
+    // whole time); spreading serial I/O saves at most its what-if.
+    const double saving = large ? avg : serial_io ? std::min(avg, what_if) : what_if;
     if (saving <= 0 || saving < least) continue;
     int64_t callers = 0;
     for (int64_t ns : s.ranks) callers += ns > 0;

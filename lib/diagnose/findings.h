@@ -24,10 +24,12 @@
 //                   cluster's ranks (Table 2's avg(N) for "wait for
 //                   partner"); causes: the delay costs.
 //   communication and I/O, per call site, from its calls' own cost (their
-//   time not waiting for others, `work`) averaged over the cluster's ranks
-//   (Table 2's avg(N)); with the critical path's records, saved is the
-//   what-if of the site's calls taking no time (cp_zeroing mpi) when that
-//   is less: calls off the path cost the run nothing.
+//   time not waiting for others, `work`): saved is the what-if of the
+//   site's calls taking no time (cp_zeroing mpi, for the run: each cluster
+//   its share by the calls' cost) where the critical path's records give
+//   it (calls off the path save nothing, one rank's calls on it their
+//   whole time), else the cost averaged over the cluster's ranks (Table
+//   2's avg(N)).
 //     frequent_communication  Table 2: that average is significant and the
 //                   calls are short (under 50 us each, 10 or more per
 //                   calling rank);
@@ -92,7 +94,9 @@ class Findings {
   void Imbalance(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
   void Groups(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
   void WaitStates(int64_t cluster, const Totals& t, int64_t runtime, std::vector<trace::FindingRecord>* out) const;
-  void Communication(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
+  // `run`: the run's sums; a site's run-wide what-if is shared among the
+  // clusters in proportion to their calls' cost there.
+  void Communication(int64_t cluster, const Totals& t, const Totals& run, int64_t runtime, const PathRecords& path,
                      std::vector<trace::FindingRecord>* out) const;
   // `named`: functions an imbalance finding names first.
   void PosixIo(int64_t cluster, const Totals& t, int64_t runtime, const PathRecords& path,
