@@ -106,11 +106,8 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       }
       f.ideal = std::max(f.ideal, sets_.begin(graph::Exit(e))->cost);
       if (ev.bounds_application()) continue;
-      if (ev.fn != r.last_fn || ev.site != r.last_site) {
-        r.last_fn = ev.fn;
+      if (ev.site != r.last_site) {
         r.last_site = ev.site;
-        r.flow = (r.flow ^ (static_cast<uint64_t>(static_cast<uint32_t>(ev.fn)) << 32 |
-                            static_cast<uint32_t>(ev.site))) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
         if (std::find(r.sites.begin(), r.sites.end(), ev.site) == r.sites.end()) r.sites.push_back(ev.site);
       }
       r.mpi += ev.t1 - ev.t0;
@@ -159,6 +156,15 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
     for (int32_t phase : ends_.EndedIn(w)) End(phase, ended);
   }
   return OkStatus();
+}
+
+double PhaseFigures::Symptom(const std::vector<size_t>& members) const {
+  double sum = 0, least = INFINITY;
+  for (size_t r : members) {
+    sum += static_cast<double>(ranks[r].closing_wait);
+    least = std::min(least, static_cast<double>(ranks[r].closing_wait));
+  }
+  return members.empty() ? 0 : sum / static_cast<double>(members.size()) - least;
 }
 
 void SiteFigures::Add(const SiteFigures& o) {
@@ -234,25 +240,13 @@ void Figures::MeasureBalance(const graph::Graph& g) {
       closed &= f.ranks[r].closed;
     }
     if (!closed || members.empty()) continue;
-    double sum = 0, least = INFINITY;
-    for (size_t r : members) {
-      sum += static_cast<double>(f.ranks[r].closing_wait);
-      least = std::min(least, static_cast<double>(f.ranks[r].closing_wait));
-    }
-    const double n = static_cast<double>(members.size());
-    const double symptom = sum / n - least;
+    const double symptom = f.Symptom(members);
     f.balance_measured = true;
     f.what_if.clear();
     phases.push_back(phase);
     if (symptom <= 0) continue;
     for (const auto& [function, ns] : f.functions) {
-      double total = 0, most = 0;
-      for (size_t r : members) {
-        const double t = r < ns.size() ? static_cast<double>(ns[r]) : 0;
-        total += t;
-        most = std::max(most, t);
-      }
-      if (most - total / n >= cause_share_ * symptom) candidates[function].push_back(phases.size() - 1);
+      if (MaxOverMean(ns, members) >= cause_share_ * symptom) candidates[function].push_back(phases.size() - 1);
     }
   }
   for (const auto& [function, which] : candidates) {

@@ -13,6 +13,7 @@
 #ifndef RP_LIB_DIAGNOSE_FIGURES_H_
 #define RP_LIB_DIAGNOSE_FIGURES_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -40,13 +41,11 @@ struct RankFigures {
   bool closed = false;                   // its last call so far is a global synchronization
   int32_t closing_site = window::kNone;  // that call's site (kNone also when the record has none)
   int32_t closing_fn = -1;               // and MPI function
-  // Its control flow in the phase (diagnosis paper §5.4): a hash of its
-  // calls' (function, site), repeats in a row counted once, as rp-phases
-  // hashes a rank's part of a phase signature. Ranks with equal hashes
-  // form a group; a phase with several groups is MPMD.
-  uint64_t flow = 0;
-  int32_t last_fn = -1, last_site = window::kNone;
-  std::vector<int32_t> sites;  // the distinct sites it called, for telling programs apart
+  // The distinct sites it called (diagnosis paper §5.4: ranks calling
+  // different code run different programs), and the last, so that a call
+  // repeated in a row is not searched for again.
+  std::vector<int32_t> sites;
+  int32_t last_site = window::kNone;
   // A wait state at its last call so far, a global synchronization: held
   // back while it may be the phase's closing one, whose waiting is the
   // load imbalance's symptom, not a wait state of its own.
@@ -73,6 +72,31 @@ struct SiteFigures {
   void Add(const SiteFigures& o);
 };
 
+// max - mean of `by_rank` over `ranks` (a rank beyond it counts 0): the
+// imbalance of a value over a set of ranks (diagnosis paper §5.3.1's
+// imb_cause), and each rank's part above the mean.
+template <typename V, typename I>
+double MaxOverMean(const V& by_rank, const std::vector<I>& ranks) {
+  double sum = 0, most = 0;
+  for (I r : ranks) {
+    const double x = static_cast<size_t>(r) < by_rank.size() ? static_cast<double>(by_rank[r]) : 0;
+    sum += x;
+    most = std::max(most, x);
+  }
+  return ranks.empty() ? 0 : most - sum / static_cast<double>(ranks.size());
+}
+template <typename V, typename I>
+std::vector<double> ExcessOverMean(const V& by_rank, const std::vector<I>& ranks, size_t size) {
+  double sum = 0;
+  for (I r : ranks) sum += static_cast<size_t>(r) < by_rank.size() ? static_cast<double>(by_rank[r]) : 0;
+  std::vector<double> excess(size);
+  for (I r : ranks) {
+    const double x = static_cast<size_t>(r) < by_rank.size() ? static_cast<double>(by_rank[r]) : 0;
+    if (static_cast<size_t>(r) < size) excess[r] = std::max(0.0, x - sum / static_cast<double>(ranks.size()));
+  }
+  return excess;
+}
+
 struct PhaseFigures {
   int32_t phase = window::kNone;  // kNone: the run, without phases
   int64_t cluster = -1;           // rp-phases' cluster; -1 without one
@@ -95,6 +119,9 @@ struct PhaseFigures {
   int64_t first_window = -1;
 
   int64_t time() const { return t1 > t0 ? t1 - t0 : 0; }
+  // avg - min over `ranks` of their waiting at the closing synchronization:
+  // the load imbalance's symptom (diagnosis paper §5.3.1).
+  double Symptom(const std::vector<size_t>& ranks) const;
 };
 
 class Figures {

@@ -292,7 +292,7 @@ void Findings::Groups(int64_t cluster, const Totals& t, int64_t runtime, std::ve
   const double all = static_cast<double>(t.compute_avg());
   const Totals::Group* heaviest = nullptr;
   double heaviest_avg = 0;
-  for (const auto& [flow, g] : t.groups) {
+  for (const auto& [sites, g] : t.groups) {
     const std::vector<int64_t> members = members_of(g.members);
     if (members.empty()) continue;
     double sum = 0;
@@ -302,15 +302,7 @@ void Findings::Groups(int64_t cluster, const Totals& t, int64_t runtime, std::ve
     // Within the group: the paper's §5.3 on its members.
     if (g.closed == 0 || g.symptom < least || members.size() < 2) continue;
     std::map<int32_t, double> by_function;
-    for (const auto& [function, time] : g.time) {
-      double s = 0, most = 0;
-      for (int64_t r : members) {
-        const double x = static_cast<size_t>(r) < time.size() ? time[r] : 0;
-        s += x;
-        most = std::max(most, x);
-      }
-      by_function[function] = most - s / static_cast<double>(members.size());
-    }
+    for (const auto& [function, time] : g.time) by_function[function] = MaxOverMean(time, members);
     const auto causes = Significant(by_function, config_.cause_share * g.symptom, tree_);
     trace::FindingRecord f;
     f.set_category("load_imbalance");
@@ -323,14 +315,8 @@ void Findings::Groups(int64_t cluster, const Totals& t, int64_t runtime, std::ve
                            std::to_string(g.closed) + " phases: " + report::Duration(saved) + " (the bound)";
     if (!causes.empty()) {
       const std::vector<std::string> names = SetCauses(causes, &f);
-      std::vector<double> excess(g.members.size());
-      const std::vector<double>& time = g.time.at(causes[0].second);
-      double s = 0;
-      for (int64_t r : members) s += static_cast<size_t>(r) < time.size() ? time[r] : 0;
-      for (int64_t r : members) {
-        const double x = static_cast<size_t>(r) < time.size() ? time[r] : 0;
-        excess[r] = std::max(0.0, x - s / static_cast<double>(members.size()));
-      }
+      const std::vector<double> excess =
+          ExcessOverMean(g.time.at(causes[0].second), members, g.members.size());
       f.set_ranks(Heaviest(excess));
       evidence += "; " + report::ShortFunction(names[0]) + " takes most above its mean on " + RankList(Heaviest(excess));
       f.set_remedy("Distribute the work in " + report::ShortFunction(names[0]) + " evenly over the group's ranks");

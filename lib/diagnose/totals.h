@@ -43,9 +43,9 @@ struct Totals {
   std::map<int32_t, SiteFigures> sites;  // by call site
   std::map<int32_t, std::vector<double>> posix_io;  // by function, by rank
 
-  // MPMD (diagnosis paper §5.4): phases whose ranks fall into groups of
-  // different control flow, and per group (by its ranks' flow hash) the
-  // same imbalance sums over its members.
+  // MPMD (diagnosis paper §5.4): phases whose ranks run different programs,
+  // and per program (by the sites its ranks call) the same imbalance sums
+  // over its members.
   int64_t mpmd_phases = 0;
   struct Group {
     std::vector<bool> members;
@@ -53,15 +53,16 @@ struct Totals {
     int64_t closed = 0;
     std::map<int32_t, std::vector<double>> time;  // by function, by rank
   };
-  std::map<uint64_t, Group> groups;
+  std::map<std::vector<int32_t>, Group> groups;
 
   void Add(const PhaseFigures& f);
 
   int64_t ranks() const;
+  std::vector<size_t> members() const;  // the ranks present
   // max - avg over the ranks present of a function's time, and each rank's
   // time above the mean.
-  double CauseNs(const Cause& c) const;
-  std::vector<double> Excess(const Cause& c) const;
+  double CauseNs(const Cause& c) const { return MaxOverMean(c.time, members()); }
+  std::vector<double> Excess(const Cause& c) const { return ExcessOverMean(c.time, members(), present.size()); }
   int64_t compute_max() const;
   int64_t compute_avg() const;
 };
