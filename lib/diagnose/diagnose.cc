@@ -74,33 +74,27 @@ class Diagnosis {
                             figures.attribution().tree());
     std::vector<trace::FindingRecord> all;
     for (const auto& [cluster, t] : clusters_) findings.Imbalance(cluster, t, runtime, &all);
-    std::set<int64_t> covered;
-    for (const trace::FindingRecord& f : all) {
-      if (f.has_site()) covered.insert(f.site);
-    }
     for (const auto& [cluster, t] : clusters_) findings.WaitStates(cluster, t, runtime, &all);
-    // A wait state's site is the same problem as the path's excess
-    // computation before it, told with its cause.
+    // What the imbalance and wait-state findings tell, which the later
+    // findings would tell again: their sites (the path's excess computation
+    // there) and first causes, with the most such a finding saves (a site
+    // computing mostly one of them; a function's I/O).
+    std::set<int64_t> covered;
+    std::map<std::string, int64_t> covered_causes;
+    std::set<std::string> first_causes;
     for (const trace::FindingRecord& f : all) {
       if (f.has_site()) covered.insert(f.site);
+      if (!f.has_causes() || f.causes.empty()) continue;
+      int64_t& most = covered_causes[f.causes[0]];
+      most = std::max(most, f.saved);
+      if (f.category != "mpmd_imbalance") first_causes.insert(f.causes[0]);
     }
     const size_t before = all.size();
     for (const auto& [cluster, t] : clusters_) findings.Communication(cluster, t, run_, runtime, path, &all);
-    std::set<std::string> first_causes;
-    for (const trace::FindingRecord& f : all) {
-      if (f.has_causes() && !f.causes.empty() && f.category != "mpmd_imbalance") first_causes.insert(f.causes[0]);
-    }
     for (const auto& [cluster, t] : clusters_) findings.PosixIo(cluster, t, runtime, path, first_causes, &all);
-    std::set<int64_t> named;
+    std::set<int64_t> named;  // sites a communication or I/O finding tells
     for (size_t i = before; i < all.size(); ++i) {
       if (all[i].has_site()) named.insert(all[i].site);
-    }
-    // The first causes of the imbalance and wait-state findings.
-    std::map<std::string, int64_t> covered_causes;
-    for (size_t i = 0; i < before; ++i) {
-      if (!all[i].has_causes() || all[i].causes.empty()) continue;
-      int64_t& most = covered_causes[all[i].causes[0]];
-      most = std::max(most, all[i].saved);
     }
     const profile::ContextTree& tree = figures.attribution().tree();
     findings.CriticalPath(
