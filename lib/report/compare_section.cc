@@ -30,15 +30,9 @@ void CompareSection::Add(const trace::Record& record) {
 std::vector<std::vector<std::string>> CompareSection::ChangeRows() const {
   std::vector<std::vector<std::string>> rows{{"status", "a", "b", "change", "finding"}};
   for (const trace::FindingChangeRecord& c : changes_) {
-    std::string what = c.category;
-    std::replace(what.begin(), what.end(), '_', ' ');
+    std::string what = CategoryWords(c.category);
     if (c.has_cluster()) what += " in phase cluster " + std::to_string(c.cluster);
-    if (c.has_call()) {
-      what += " at " + c.call;
-      if (c.has_file()) {
-        what += " (" + std::string(BaseName(c.file)) + (c.has_line() ? ":" + std::to_string(c.line) : "") + ")";
-      }
-    }
+    if (c.has_call()) what += " at " + c.call + FileLine(c);
     if (c.has_group() && !c.group.empty()) {
       what += ", group of ranks " + std::to_string(c.group.front()) + "–" + std::to_string(c.group.back());
     }

@@ -12,12 +12,6 @@ namespace {
 
 constexpr size_t kMostBars = 128;  // ranks beyond this are grouped
 
-std::string Category(const std::string& c) {
-  std::string s = c;
-  std::replace(s.begin(), s.end(), '_', ' ');
-  return s;
-}
-
 std::string RankRange(int64_t first, int64_t last) {
   return first == last ? "rank " + std::to_string(first)
                        : "ranks " + std::to_string(first) + "–" + std::to_string(last);
@@ -218,7 +212,7 @@ void DiagnoseSection::Html(std::string* out) const {
       const trace::FindingRecord& f = findings_[i];
       std::string where = f.has_call() ? f.call : "";
       if (f.has_file()) {
-        where += " (" + std::string(BaseName(f.file)) + (f.has_line() ? ":" + std::to_string(f.line) : "") + ")";
+        where += FileLine(f);
       } else if (f.has_call() && f.has_fn()) {
         where += " in " + ShortFunction(f.fn);
       }
@@ -232,7 +226,7 @@ void DiagnoseSection::Html(std::string* out) const {
       bar.Rect(0, 2, 120, 10, "#e8e8e8");
       bar.Rect(0, 2, 120 * std::clamp(f.severity, 0.0, 1.0), 10, kWaitColour);
       add("<tr><td>" + std::to_string(i + 1) + "</td><td><a href=\"#finding-" + std::to_string(i + 1) + "\">" +
-          Escape(Category(f.category)) + "</a></td><td>" + bar.str() + " " + Escape(Trim(Percent(f.severity))) +
+          Escape(CategoryWords(f.category)) + "</a></td><td>" + bar.str() + " " + Escape(Trim(Percent(f.severity))) +
           "</td><td>" + Escape(where) + "</td><td>" + Escape(causes) + "</td></tr>\n");
     }
     add("</table>\n");

@@ -10,13 +10,13 @@ namespace {
 
 constexpr size_t kEfficiencyColumns = 8;  // the run and the longest clusters
 
-std::string Category(const std::string& c) {
-  std::string s = c;
+}  // namespace
+
+std::string CategoryWords(const std::string& category) {
+  std::string s = category;
   std::replace(s.begin(), s.end(), '_', ' ');
   return s;
 }
-
-}  // namespace
 
 Table EfficiencyTable(const std::vector<std::pair<std::string, const trace::EfficiencyRecord*>>& columns) {
   Table rows{{""}, {"phases"}, {"parallel efficiency"}, {"  load balance"}, {"  communication"}, {"    serialisation"},
@@ -79,13 +79,13 @@ void DiagnoseSection::Add(const trace::Record& record) {
 
 std::vector<std::string> DiagnoseSection::FindingLines(const trace::FindingRecord& f) const {
   std::vector<std::string> lines;
-  std::string head = Category(f.category) + ": " + Trim(Percent(f.severity)) + " of run time (" + Duration(f.saved) +
+  std::string head = CategoryWords(f.category) + ": " + Trim(Percent(f.severity)) + " of run time (" + Duration(f.saved) +
                      ")";
   if (f.has_cluster()) head += " in phase cluster " + std::to_string(f.cluster);
   if (f.has_call()) {
     head += " at " + f.call;
     if (f.has_file()) {
-      head += " (" + std::string(BaseName(f.file)) + (f.has_line() ? ":" + std::to_string(f.line) : "") + ")";
+      head += FileLine(f);
     } else if (f.has_fn()) {
       head += " in " + ShortFunction(f.fn);
     }

@@ -9,9 +9,21 @@
 #include <utility>
 #include <vector>
 
+#include "lib/report/format.h"
 #include "lib/trace/record.h"
 
 namespace rp::report {
+
+// A finding's category as words: "load_imbalance" -> "load imbalance".
+std::string CategoryWords(const std::string& category);
+
+// " (file.c:12)" after the MPI call of a finding (or finding_change) whose
+// site has a file; "" without one.
+template <typename R>
+std::string FileLine(const R& r) {
+  if (!r.has_file()) return "";
+  return " (" + std::string(BaseName(r.file)) + (r.has_line() ? ":" + std::to_string(r.line) : "") + ")";
+}
 
 // The POP efficiency table: a row per metric, a column per record, headed
 // by its label; rendered as aligned text or a Markdown table.
