@@ -87,7 +87,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       f.t1 = std::max(f.t1, end);
       r.present = true;
       r.compute += c.t1 - c.t0;
-      Mix& mix = mix_[(uint64_t{static_cast<uint32_t>(rank)} << 32) | static_cast<uint32_t>(ev.site)];
+      Mix& mix = mix_[MixKey(static_cast<int32_t>(rank), ev.site)];
       mix.ns += c.t1 - c.t0;
       for (const profile::Share* s = c.begin; s != c.end; ++s) {
         const int32_t function = attribution_.tree().node(attribution_.tree().node(s->node).owner).function;
@@ -217,7 +217,7 @@ int32_t Figures::DominantFunction(int32_t site) const {
 }
 
 double Figures::Share(int32_t rank, int32_t site, int32_t function) const {
-  auto it = mix_.find((uint64_t{static_cast<uint32_t>(rank)} << 32) | static_cast<uint32_t>(site));
+  auto it = mix_.find(MixKey(rank, site));
   if (it == mix_.end() || it->second.ns <= 0) return 0;
   for (const auto& [f, ns] : it->second.functions) {
     if (f == function) return static_cast<double>(ns) / static_cast<double>(it->second.ns);

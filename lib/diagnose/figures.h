@@ -168,7 +168,10 @@ class Figures {
     int64_t ns = 0;
     std::vector<std::pair<int32_t, int64_t>> functions;
   };
-  std::unordered_map<uint64_t, Mix> mix_;
+  std::unordered_map<uint64_t, Mix> mix_;  // by MixKey
+  static uint64_t MixKey(int32_t rank, int32_t site) {
+    return (uint64_t{static_cast<uint32_t>(rank)} << 32) | static_cast<uint32_t>(site);
+  }
   double Share(int32_t rank, int32_t site, int32_t function) const;
   // Whether a context tree node's own function is POSIX I/O, by function id.
   bool PosixIo(int32_t function);

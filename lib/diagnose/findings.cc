@@ -240,11 +240,12 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
       f.set_category("serialisation");
       double all_time = 0;
       for (double x : top.time) all_time += x;
-      evidence += "; " + name + " runs on " + RankList(Heaviest(top.time)) + " alone (" +
+      const std::string alone = RankList(Heaviest(top.time));
+      evidence += "; " + name + " runs on " + alone + " alone (" +
                   report::Duration(std::llround(all_time / static_cast<double>(t.phases))) +
                   " per phase) while the other ranks wait";
       remedy = "Spread the work of " + name + " over all ranks (for I/O: parallel I/O, each rank writing its " +
-               "part), or let the other ranks go on while " + RankList(Heaviest(top.time)) +
+               "part), or let the other ranks go on while " + alone +
                " does it (no synchronization right after it)";
     } else {
       evidence += "; " + name + " on its busiest rank takes " +
@@ -318,7 +319,7 @@ void Findings::Groups(int64_t cluster, const Totals& t, int64_t runtime, std::ve
       const std::vector<double> excess =
           ExcessOverMean(g.time.at(causes[0].second), members, g.members.size());
       f.set_ranks(Heaviest(excess));
-      evidence += "; " + report::ShortFunction(names[0]) + " takes most above its mean on " + RankList(Heaviest(excess));
+      evidence += "; " + report::ShortFunction(names[0]) + " takes most above its mean on " + RankList(f.ranks);
       f.set_remedy("Distribute the work in " + report::ShortFunction(names[0]) + " evenly over the group's ranks");
     } else {
       f.set_remedy("Distribute the group's work before " + f.call + " evenly over its ranks");
@@ -374,7 +375,8 @@ void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
     std::vector<double> waiting(sum.waiting.begin(), sum.waiting.end());
     std::vector<double> delaying(sum.delaying.begin(), sum.delaying.end());
     const auto causes = Significant(sum.causes, config_.cause_share * static_cast<double>(sum.ns), tree_);
-    std::string evidence = RankList(Heaviest(waiting)) + (Heaviest(waiting).size() == 1 ? " waits " : " wait ") +
+    const std::vector<int64_t> waiters = Heaviest(waiting);
+    std::string evidence = RankList(waiters) + (waiters.size() == 1 ? " waits " : " wait ") +
                            "at " + where + ", " + std::string(Describe(key.pattern)) + ": " +
                            report::Duration(sum.ns) + " in " + std::to_string(sum.count) +
                            (sum.count == 1 ? " wait state, " : " wait states, ") +
@@ -388,7 +390,7 @@ void Findings::WaitStates(int64_t cluster, const Totals& t, int64_t runtime,
       evidence += "; the delay: " + cause + " computes longer before the call waited for (" +
                   report::Duration(f.cause_ns[0]) + " of the waiting)";
     } else {
-      f.set_ranks(Heaviest(waiting));
+      f.set_ranks(waiters);
     }
     if (sum.propagated > 0) {
       evidence += "; " + report::Duration(sum.propagated) +
@@ -499,7 +501,7 @@ void Findings::Communication(int64_t cluster, const Totals& t, const Totals& run
       f.set_evidence(calls + " to " + where + " take " +
                      report::Duration(std::llround(work / static_cast<double>(ranks))) + " per rank of the run's " +
                      report::Duration(runtime) +
-                     (serial_io ? ", most of it on " + RankList(Heaviest(by_rank)) +
+                     (serial_io ? ", most of it on " + RankList(f.ranks) +
                                       ": spread over all ranks, they would end " + report::Duration(saved) + " sooner"
                                 : std::string()));
       f.set_remedy(category_name == "serial_io"
