@@ -166,8 +166,9 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
                  "last synchronization; run rp-phases first");
   }
   if (!figures.attribution().any_samples()) {
-    spdlog::info("the trace has no samples: causes are named by the function calling the MPI call that ends "
-                 "each computation (rp-record --sample-hz 200 names the code that computes)");
+    spdlog::info("the trace has no samples: POSIX I/O findings (read, write, fsync: seen only in samples) are "
+                 "skipped, and causes are named by the function calling the MPI call that ends each computation "
+                 "(rp-record --sample-hz 200 names the code that computes)");
   }
   if (backward > 0) {
     spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are not "

@@ -49,6 +49,29 @@
  *                avg(N)), by the app's own clock;
  *   With -w FILE, serial_io and large_messages write "io_ns T":
  *   the measured time of the planted calls over all ranks.
+ *   wait_barrier as wait_nxn, with an MPI_Barrier of each half in place
+ *                of its Allreduce: (P - 2) / P * EXTRA a phase.
+ *   frequent     after BASE, every rank calls MPI_Allreduce on 4 KiB 500
+ *                times a phase (the ranks stay in step: the calls are
+ *                their own cost, not waiting); taken out, they save their
+ *                time averaged over the ranks, by the app's own clock.
+ *   polling      every rank works BASE in 20 slices and polls for a
+ *                request (MPI_Iprobe) 100 times after each, past 64
+ *                updates queued for later; one request a phase arrives,
+ *                from the rank before: the polls save their time averaged
+ *                over the ranks, by the app's own clock.
+ *   hotspot      rank 1 works BASE + EXTRA in solve_cells, the others BASE
+ *                in smooth_field: smooth_field takes most of the ranks'
+ *                time but none of the critical path's (an off-path hot
+ *                spot, saving nothing); rank 1 alone working longer is a
+ *                serialisation, and solve_cells balanced (BASE + EXTRA
+ *                over P on every rank) saves EXTRA - (BASE + EXTRA) / P a
+ *                phase.
+ *   posix_io     rank 0 alone writes 32 MiB to a file in /dev/shm with
+ *                write(2) (in write_file) each phase, timed by the app:
+ *                the others wait (serialisation); spread over the ranks,
+ *                the writes save (P - 1) / P of their time.
+ *   With -w FILE, frequent, polling and posix_io write "io_ns T" too.
  *   balanced     none: every rank works BASE.
  * Every function sleeps in libc itself, so the samples name it.
  *
@@ -59,6 +82,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 /* A macro, not a function: the samples' innermost application frame must
@@ -79,6 +103,19 @@ __attribute__((noinline)) void prepare_input(long us) { NAP(us); }
 __attribute__((noinline)) void consume(long us) { NAP(us); }
 __attribute__((noinline)) void solve_fluid(long us) { NAP(us); }
 __attribute__((noinline)) void solve_solid(long us) { NAP(us); }
+__attribute__((noinline)) void smooth_field(long us) { NAP(us); }
+
+/* posix_io: rank 0's checkpoint with plain write(2), returning its time. */
+__attribute__((noinline)) double write_file(int fd, const char* buf, size_t n) {
+  const double t = MPI_Wtime();
+  lseek(fd, 0, SEEK_SET);
+  for (size_t done = 0; done < n;) {
+    const ssize_t w = write(fd, buf + done, n - done);
+    if (w <= 0) break;
+    done += (size_t)w;
+  }
+  return MPI_Wtime() - t;
+}
 
 /* Whether `rank` is in the comma-separated list. */
 static int listed(const char* list, int rank) {
@@ -113,7 +150,7 @@ int main(int argc, char** argv) {
   /* Only wait_nxn makes the halves: set-up calls cost start-up time, on
    * the critical path, that a balanced run should not show. */
   MPI_Comm half = MPI_COMM_NULL;
-  if (strcmp(mode, "wait_nxn") == 0 || strcmp(mode, "mpmd") == 0) {
+  if (strcmp(mode, "wait_nxn") == 0 || strcmp(mode, "wait_barrier") == 0 || strcmp(mode, "mpmd") == 0) {
     MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &half);
   }
   /* large_messages: the message; the time of the planted calls. */
@@ -128,6 +165,16 @@ int main(int argc, char** argv) {
     snprintf(io_path, sizeof io_path, "/tmp/rp-planted-%d.bin", (int)getpid());
     MPI_File_open(MPI_COMM_SELF, io_path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
   }
+  int posix_fd = -1;
+  if (strcmp(mode, "posix_io") == 0 && rank == 0) {
+    /* In memory (tmpfs): a disk's writeback would stall some phases'
+     * writes many times longer than others'. */
+    snprintf(io_path, sizeof io_path, "/dev/shm/rp-planted-%d.bin", (int)getpid());
+    posix_fd = open(io_path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    /* The file's pages, and the first writes' set-up: each phase's write costs the same. */
+    for (int i = 0; i < 3; ++i) write_file(posix_fd, io_buf, 32 << 20);
+  }
+  static double small[512], small_sum[512];
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iterations; ++it) {
     if (strcmp(mode, "imbalance") == 0) {
@@ -157,6 +204,47 @@ int main(int argc, char** argv) {
     } else if (strcmp(mode, "wait_nxn") == 0) {
       solve_cells(base + (rank == 0 || rank == size / 2 ? extra : 0));
       MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, half); /* wait_nxn */
+    } else if (strcmp(mode, "wait_barrier") == 0) {
+      solve_cells(base + (rank == 0 || rank == size / 2 ? extra : 0));
+      MPI_Barrier(half); /* wait_barrier */
+    } else if (strcmp(mode, "frequent") == 0) {
+      solve_cells(base);
+      const double t = MPI_Wtime();
+      for (int i = 0; i < 500; ++i) {
+        MPI_Allreduce(small, small_sum, 512, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* frequent */
+      }
+      planted_time += MPI_Wtime() - t;
+    } else if (strcmp(mode, "polling") == 0) {
+      /* Updates for later, queued unexpected at the next rank: each poll
+       * searches past them, as a server's polls search a busy queue. */
+      for (int i = 0; i < 64; ++i) MPI_Send(&x, 1, MPI_DOUBLE, (rank + 1) % size, 98, MPI_COMM_WORLD);
+      int pending = 1;
+      for (int slice = 0; slice < 20; ++slice) {
+        solve_cells(base / 20);
+        if (slice == 10) MPI_Send(&x, 1, MPI_DOUBLE, (rank + 1) % size, 99, MPI_COMM_WORLD);
+        int found = 0;
+        const double t = MPI_Wtime();
+        for (int i = 0; i < 100; ++i) {
+          int hit = 0;
+          MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &hit, MPI_STATUS_IGNORE); /* polling */
+          found |= hit;
+        }
+        planted_time += MPI_Wtime() - t;
+        if (found && pending) {
+          MPI_Recv(&msg, 1, MPI_DOUBLE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          pending = 0;
+        }
+      }
+      if (pending) MPI_Recv(&msg, 1, MPI_DOUBLE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      for (int i = 0; i < 64; ++i) {
+        MPI_Recv(&msg, 1, MPI_DOUBLE, (rank + size - 1) % size, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
+    } else if (strcmp(mode, "hotspot") == 0) {
+      if (rank == 1) solve_cells(base + extra);
+      else smooth_field(base);
+    } else if (strcmp(mode, "posix_io") == 0) {
+      solve_cells(base);
+      if (rank == 0) planted_time += write_file(posix_fd, io_buf, 32 << 20);
     } else if (strcmp(mode, "late_receiver") == 0) {
       if (rank % 2 == 0 && rank + 1 < size) {
         produce(base);
@@ -217,6 +305,10 @@ int main(int argc, char** argv) {
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* closing */
   }
   if (half != MPI_COMM_NULL) MPI_Comm_free(&half);
+  if (posix_fd >= 0) {
+    close(posix_fd);
+    unlink(io_path);
+  }
   if (fh != MPI_FILE_NULL) {
     MPI_File_close(&fh);
     unlink(io_path);

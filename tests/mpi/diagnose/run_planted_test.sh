@@ -4,9 +4,10 @@
 # checkpoint, and one of each of Scalasca's wait states: late senders, a
 # late broadcast, an early reduce, wait at N x N, late receivers, messages
 # in the wrong order), two programs of uneven work in one run (MPMD),
-# rank 0 writing a file alone with MPI-IO and 16 MiB messages (both timed
-# by the app itself),
-# and a balanced run, each through the whole
+# wait at a barrier, rank 0 writing a file alone with MPI-IO and with
+# write(2), 16 MiB messages, frequent small Allreduces and polling with
+# Iprobe (all four timed by the app itself), an off-path hot spot, and a
+# balanced run, each through the whole
 # pipeline; then the imbalanced run compared with the balanced one.
 set -euo pipefail
 source tests/mpi/testenv.sh
@@ -17,14 +18,19 @@ failed=0
 # Ranks waiting in a collective yield the core: spinning, they would delay
 # the sleeping ranks' wake-ups on 2 cores and stretch the planted work.
 MPIRUN+=(--mca mpi_yield_when_idle 1)
-for mode in imbalance serial late_sender late_broadcast early_reduce wait_nxn late_receiver wrong_order mpmd serial_io large_messages balanced; do
-  rp-record -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np 6 "$app" -m $mode -n 30 -b 40000 -e 16000 -r 2,3 \
+# Modes whose planted calls or I/O keep a core busy run on 2 ranks, one a
+# core: oversubscribed, they would delay the sleeping ranks' wake-ups.
+for mode in imbalance serial late_sender late_broadcast early_reduce wait_nxn wait_barrier late_receiver wrong_order \
+  mpmd serial_io large_messages hotspot frequent polling posix_io balanced; do
+  case $mode in frequent | polling | posix_io) ranks=2 ;; *) ranks=6 ;; esac
+  rp-record -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np $ranks "$app" -m $mode -n 30 -b 40000 -e 16000 -r 2,3 \
     -w "$work/$mode.measured"
   export PLANTED_REPORT=$work/$mode.measured
+  export PLANTED_TRACE=$work/$mode.ndjson
   rp-clocksync "$work/$mode.ndjson" | rp-phases -o "$work/$mode.phased.ndjson"
   rp-diagnose --no-passthrough "$work/$mode.phased.ndjson" -o "$work/$mode.diag.ndjson"
   rp-diagnose --format text "$work/$mode.phased.ndjson"
-  python3 "$checker" $mode 6 30 16000 2,3 "$source_file" "$work/$mode.diag.ndjson" || failed=1
+  python3 "$checker" $mode $ranks 30 40000 16000 2,3 "$source_file" "$work/$mode.diag.ndjson" || failed=1
 done
 rp-diagnose --compare --format text "$work/imbalance.phased.ndjson" "$work/balanced.diag.ndjson"
 rp-diagnose --compare "$work/imbalance.phased.ndjson" "$work/balanced.diag.ndjson" -o "$work/compare.ndjson"
