@@ -442,6 +442,82 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Real, delta, Opt, "severity_b - severity_a, when both are present")       \
   X(Real, band, Req, "the noise band: changes within it are unchanged")
 
+// ------------------------------------------------------------------ link ---
+#define RP_FIELDS_link(X)                                                      \
+  X(Str, device, Req, "transmitting device (host, NIC or switch name)")       \
+  X(Int, port, Req, "its port")                                                \
+  X(Str, peer, Req, "receiving device at the link's other end")               \
+  X(Int, peer_port, Req, "the peer's port")                                    \
+  X(Int, rate, Opt, "bits per second (serialisation: size * 8 / rate)")       \
+  X(Int, delay, Opt, "propagation delay, ns")
+
+// ------------------------------------------------------------------- net ---
+#define RP_FIELDS_net(X)                                                       \
+  X(Str, device, Req, "device that logged the packet")                        \
+  X(Str, kind, Req,                                                            \
+    "host_send, nic_tx, switch_in, switch_out, nic_rx, host_recv (the "       \
+    "packet arriving at or leaving the device) or drop")                      \
+  X(Int, port, Opt, "port it arrived on (in) or left by (out)")              \
+  X(Str, src, Req, "sending host")                                             \
+  X(Str, dst, Req, "destination host")                                         \
+  X(Int, id, Req, "packet id (need not be unique: matched near in time)")     \
+  X(Int, size, Opt, "bytes on the wire")                                       \
+  X(Int, t, Req, "ns, the device's own clock")                                 \
+  X(Int, rank, Opt, "MPI rank that sent it")                                   \
+  X(Int, site, Opt, "call site of the MPI call that sent it")                 \
+  X(Int, seq, Opt, "that call's seq on its rank")
+
+// -------------------------------------------------------------- hop_path ---
+#define RP_FIELDS_hop_path(X)                                                  \
+  X(Str, src, Req, "sending host")                                             \
+  X(Str, dst, Req, "destination host")                                         \
+  X(Int, id, Req, "packet id")                                                 \
+  X(Int, size, Opt, "bytes")                                                   \
+  X(Str, status, Req,                                                          \
+    "complete (host_send to host_recv), dropped (in the last device), "       \
+    "gap (telemetry missing before, after or inside it), loop (a device "     \
+    "seen twice)")                                                             \
+  X(Strs, devices, Req, "the devices passed, in order")                       \
+  X(Ints, arrive, Req, "ns each device saw it arrive (its clock, corrected "  \
+    "by the estimated offset; -1: not logged)")                                \
+  X(Ints, depart, Req, "ns each device saw it leave (-1: not logged)")        \
+  X(Ints, link_ns, Req, "ns on the link into each device (the first: 0)")     \
+  X(Ints, device_ns, Req, "ns inside each device, arrival to departure")      \
+  X(Int, latency, Opt, "ns from first to last time logged")                   \
+  X(Str, dropped_at, Opt, "dropped: the device it was last seen in")          \
+  X(Int, rank, Opt, "MPI rank that sent it")                                   \
+  X(Int, site, Opt, "its MPI call site")                                       \
+  X(Int, seq, Opt, "that call's seq")
+
+// ----------------------------------------------------------- hop_summary ---
+#define RP_FIELDS_hop_summary(X)                                               \
+  X(Str, kind, Req,                                                            \
+    "device (one device's delay), link (one link's), sender (one "            \
+    "sending host's paths) or run")                                            \
+  X(Str, device, Opt, "device: its name; link: the transmitting device")      \
+  X(Int, port, Opt, "link: the transmitting port")                            \
+  X(Str, peer, Opt, "link: the receiving device")                             \
+  X(Str, sender, Opt, "sender: the host")                                      \
+  X(Int, packets, Req, "packets through it")                                   \
+  X(Int, drops, Opt, "packets dropped in it")                                  \
+  X(Int, p50, Opt, "ns, median delay (sender, run: end-to-end latency)")     \
+  X(Int, p90, Opt, "ns, 90th percentile")                                      \
+  X(Int, p99, Opt, "ns, 99th percentile")                                      \
+  X(Int, max, Opt, "ns, largest")                                              \
+  X(Int, total, Opt, "ns, sum over the packets of complete paths")           \
+  X(Real, share, Opt, "total over the complete paths' end-to-end latency")    \
+  X(Int, offset, Opt, "device: its clock's estimated offset, ns (subtracted)") \
+  X(Strs, devices, Opt, "sender: the devices of its paths, in path order")    \
+  X(Ints, device_total, Opt, "sender: ns in each of those devices, summed")   \
+  X(Int, complete, Opt, "run: complete paths")                               \
+  X(Int, gaps, Opt, "run: paths with telemetry missing")                     \
+  X(Int, loops, Opt, "run: paths that passed a device twice")                \
+  X(Int, duplicates, Opt, "run: tuples logged twice, dropped")               \
+  X(Int, unknown, Opt, "run: tuples of devices no link names")               \
+  X(Int, no_link, Opt, "run: departures by a port without a link")           \
+  X(Int, backwards, Opt, "run: tuples older than the reorder window allows") \
+  X(Int, one_hop, Opt, "run: packets seen at one device only")
+
 // The record types, in the order the schema documents them.
 #define RP_RECORD_TYPES(R)                                                     \
   R(Header, header, "first line of every stream: what wrote it and how")      \
@@ -465,7 +541,11 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(Efficiency, efficiency, "POP efficiencies of the run or a phase cluster (rp-diagnose)") \
   R(Finding, finding, "one diagnosed problem: where, how much, why, what to do (rp-diagnose)") \
   R(FindingChange, finding_change, "a finding of two runs compared (rp-diagnose --compare)") \
-  R(Timeline, timeline, "one lane of a representative phase's timeline (rp-diagnose)")
+  R(Timeline, timeline, "one lane of a representative phase's timeline (rp-diagnose)") \
+  R(Link, link, "one direction of a network link: device/port to peer/port") \
+  R(Net, net, "one packet logged at one device (path-synchronous telemetry)") \
+  R(HopPath, hop_path, "one packet's path rebuilt through the network (rp-hops)") \
+  R(HopSummary, hop_summary, "delays and drops by device, link, sender or run (rp-hops)")
 
 // ------------------------------------------------------------- machinery ---
 

@@ -1,0 +1,378 @@
+#include "lib/hops/hops.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <set>
+
+namespace rp::hops {
+
+bool Topology::Add(const trace::LinkRecord& link) {
+  const int32_t from = Intern(link.device);
+  const int32_t to = Intern(link.peer);
+  Link l;
+  l.peer = to;
+  l.peer_port = link.peer_port;
+  l.rate = link.has_rate() ? link.rate : 0;
+  l.delay = link.has_delay() ? link.delay : 0;
+  auto [it, added] = links_.emplace(std::make_pair(from, link.port), l);
+  return added || (it->second.peer == to && it->second.peer_port == l.peer_port);
+}
+
+int32_t Topology::Find(std::string_view device) const {
+  auto it = index_.find(std::string(device));
+  return it == index_.end() ? -1 : it->second;
+}
+
+int32_t Topology::Intern(std::string_view device) {
+  auto [it, added] = index_.emplace(std::string(device), static_cast<int32_t>(names_.size()));
+  if (added) names_.emplace_back(device);
+  return it->second;
+}
+
+const Link* Topology::From(int32_t device, int64_t port) const {
+  auto it = links_.find({device, port});
+  return it == links_.end() ? nullptr : &it->second;
+}
+
+Direction DirectionOf(std::string_view kind) {
+  if (kind == "host_send" || kind == "switch_in" || kind == "nic_rx") return Direction::kIn;
+  if (kind == "nic_tx" || kind == "switch_out" || kind == "host_recv") return Direction::kOut;
+  if (kind == "drop") return Direction::kDrop;
+  return Direction::kInvalid;
+}
+
+const char* Path::Status() const {
+  if (loop) return "loop";
+  if (dropped) return "dropped";
+  if (gap || !from_host || !to_host) return "gap";
+  return "complete";
+}
+
+size_t Matcher::KeyHash::operator()(const Key& k) const {
+  uint64_t h = static_cast<uint64_t>(k.id) * 0x9E3779B97F4A7C15ull;
+  h ^= (static_cast<uint64_t>(static_cast<uint32_t>(k.device)) << 40) ^
+       (static_cast<uint64_t>(static_cast<uint32_t>(k.src)) << 20) ^ static_cast<uint32_t>(k.dst);
+  return h * 0xBF58476D1CE4E5B9ull;
+}
+
+Matcher::Matcher(Topology* topology, const Config& config, std::function<void(Path&&)> done)
+    : topology_(topology), config_(config), done_(std::move(done)) {}
+
+Matcher::~Matcher() = default;
+
+int32_t Matcher::HostIndex(std::string_view host) {
+  auto [it, added] = host_index_.emplace(std::string(host), static_cast<int32_t>(hosts_.size()));
+  if (added) hosts_.emplace_back(host);
+  return it->second;
+}
+
+void Matcher::Add(const trace::NetRecord& r) {
+  ++counts_.tuples;
+  Tuple x;
+  x.device = topology_->Find(r.device);
+  if (x.device < 0) {
+    ++counts_.unknown;  // no link names it: its next hop cannot be known
+    return;
+  }
+  x.direction = DirectionOf(r.kind);
+  x.host_send = r.kind == "host_send";
+  x.host_recv = r.kind == "host_recv";
+  x.src = HostIndex(r.src);
+  x.dst = HostIndex(r.dst);
+  x.port = r.has_port() ? r.port : -1;
+  x.id = r.id;
+  x.size = r.has_size() ? r.size : -1;
+  x.t = r.t;
+  x.order = static_cast<uint64_t>(counts_.tuples);
+  if (static_cast<size_t>(x.device) < config_.offsets.size()) x.t -= config_.offsets[x.device];
+  if (r.has_rank()) x.rank = r.rank;
+  if (r.has_site()) x.site = r.site;
+  if (r.has_seq()) x.seq = r.seq;
+  if (x.t < released_) {
+    // Older than the reorder window allows: matched as it comes.
+    ++counts_.backwards;
+    Process(x);
+    return;
+  }
+  newest_ = std::max(newest_, x.t);
+  pending_.push(x);
+  while (!pending_.empty() && pending_.top().t < newest_ - config_.window) {
+    Tuple next = pending_.top();
+    pending_.pop();
+    released_ = next.t;
+    Process(next);
+  }
+}
+
+void Matcher::Process(const Tuple& x) {
+  Expire(x.t);
+  // The same tuple twice (a log drained twice): once is enough.
+  const Key key{x.device, x.src, x.dst, x.id};
+  auto [last, added] = last_tuple_.try_emplace(key, INT64_MIN, -1);
+  const int64_t tag = static_cast<int64_t>(x.direction) * 1000003 + x.port;
+  if (!added && last->second.first == x.t && last->second.second == tag) {
+    ++counts_.duplicates;
+    return;
+  }
+  last->second = {x.t, tag};
+  switch (x.direction) {
+    case Direction::kIn: Arrive(x); break;
+    case Direction::kOut: Leave(x); break;
+    case Direction::kDrop: Drop(x); break;
+    case Direction::kInvalid: ++counts_.unknown; break;
+  }
+}
+
+uint64_t Matcher::Start(const Tuple& x) {
+  const uint64_t n = next_path_++;
+  Path& p = paths_[n];
+  p.src = x.src;
+  p.dst = x.dst;
+  p.id = x.id;
+  p.size = x.size;
+  p.rank = x.rank;
+  p.site = x.site;
+  p.seq = x.seq;
+  return n;
+}
+
+void Matcher::Watch(uint64_t path, int64_t t) {
+  last_seen_[path] = t;
+  deadlines_.push({t + config_.window, path});
+}
+
+void Matcher::Arrive(const Tuple& x) {
+  // The flight towards this device whose expected arrival is nearest.
+  uint64_t path = UINT64_MAX;
+  auto f = flights_.find(Key{x.device, x.src, x.dst, x.id});
+  if (f != flights_.end()) {
+    auto best = f->second.end();
+    for (auto it = f->second.begin(); it != f->second.end(); ++it) {
+      if (std::llabs(it->expected - x.t) > config_.window) continue;
+      if (best == f->second.end() || std::llabs(it->expected - x.t) < std::llabs(best->expected - x.t)) best = it;
+    }
+    if (best != f->second.end()) {
+      path = best->path;
+      f->second.erase(best);
+      if (f->second.empty()) flights_.erase(f);
+    }
+  }
+  Hop hop;
+  hop.device = x.device;
+  hop.arrive = x.t;
+  hop.in_port = x.port;
+  if (path == UINT64_MAX) {
+    path = Start(x);
+    Path& p = paths_[path];
+    if (x.size >= 0) p.size = x.size;
+    // A path starts at its sending host; anywhere else, its first hops
+    // went unlogged.
+    p.from_host = x.host_send;
+    p.gap = !x.host_send;
+  } else {
+    Path& p = paths_[path];
+    const Hop& before = p.hops.back();
+    hop.link_ns = x.t - before.depart;
+    for (const Hop& h : p.hops) p.loop |= h.device == x.device;
+  }
+  Path& p = paths_[path];
+  p.hops.push_back(hop);
+  inside_[Key{x.device, x.src, x.dst, x.id}].push_back(path);
+  Watch(path, x.t);
+  if (static_cast<int64_t>(p.hops.size()) >= config_.max_hops) {
+    p.loop = true;
+    End(path);
+  }
+}
+
+void Matcher::Leave(const Tuple& x) {
+  const Key key{x.device, x.src, x.dst, x.id};
+  uint64_t path = UINT64_MAX;
+  auto in = inside_.find(key);
+  if (in != inside_.end()) {
+    // First in, first out; arrivals logged after this departure are not it.
+    for (auto it = in->second.begin(); it != in->second.end(); ++it) {
+      if (paths_[*it].hops.back().arrive <= x.t) {
+        path = *it;
+        in->second.erase(it);
+        break;
+      }
+    }
+    if (in->second.empty()) inside_.erase(in);
+  }
+  if (path == UINT64_MAX) {
+    // Left without an arrival logged: the path starts here, its arrival
+    // (and what came before) missing.
+    path = Start(x);
+    Path& p = paths_[path];
+    p.gap = true;
+    Hop hop;
+    hop.device = x.device;
+    p.hops.push_back(hop);
+  }
+  Path& p = paths_[path];
+  Hop& hop = p.hops.back();
+  hop.depart = x.t;
+  hop.out_port = x.port;
+  if (x.host_recv) {  // delivered
+    p.to_host = true;
+    End(path);
+    return;
+  }
+  const Link* link = topology_->From(x.device, x.port);
+  if (link == nullptr) {
+    ++counts_.no_link;
+    p.gap = true;
+    End(path);
+    return;
+  }
+  flights_[Key{link->peer, x.src, x.dst, x.id}].push_back(Flight{path, x.t + link->Expected(p.size)});
+  Watch(path, x.t);
+}
+
+void Matcher::Drop(const Tuple& x) {
+  const Key key{x.device, x.src, x.dst, x.id};
+  uint64_t path = UINT64_MAX;
+  auto in = inside_.find(key);
+  if (in != inside_.end()) {
+    path = in->second.front();
+    in->second.erase(in->second.begin());
+    if (in->second.empty()) inside_.erase(in);
+  }
+  if (path == UINT64_MAX) {
+    // A drop tuple alone: its arrival unlogged, or dropped on arrival.
+    auto f = flights_.find(key);
+    if (f != flights_.end() && !f->second.empty()) {
+      path = f->second.front().path;
+      f->second.erase(f->second.begin());
+      if (f->second.empty()) flights_.erase(f);
+      Path& p = paths_[path];
+      Hop hop;
+      hop.device = x.device;
+      hop.arrive = x.t;
+      hop.in_port = x.port;
+      hop.link_ns = x.t - p.hops.back().depart;
+      p.hops.push_back(hop);
+    } else {
+      path = Start(x);
+      Path& p = paths_[path];
+      p.gap = true;
+      Hop hop;
+      hop.device = x.device;
+      hop.arrive = x.t;
+      p.hops.push_back(hop);
+    }
+  }
+  paths_[path].dropped = true;
+  End(path);
+}
+
+void Matcher::End(uint64_t n) {
+  auto it = paths_.find(n);
+  if (it == paths_.end()) return;
+  Path p = std::move(it->second);
+  paths_.erase(it);
+  last_seen_.erase(n);
+  // Out of the device and link tables, where it may still wait.
+  if (!p.hops.empty()) {
+    const Hop& h = p.hops.back();
+    auto in = inside_.find(Key{h.device, p.src, p.dst, p.id});
+    if (in != inside_.end()) {
+      std::erase(in->second, n);
+      if (in->second.empty()) inside_.erase(in);
+    }
+    if (h.depart >= 0) {
+      if (const Link* link = topology_->From(h.device, h.out_port)) {
+        auto f = flights_.find(Key{link->peer, p.src, p.dst, p.id});
+        if (f != flights_.end()) {
+          std::erase_if(f->second, [n](const Flight& x) { return x.path == n; });
+          if (f->second.empty()) flights_.erase(f);
+        }
+      }
+    }
+  }
+  if (p.hops.size() == 1) ++counts_.one_hop;
+  if (p.loop) ++counts_.loops;
+  else if (p.dropped) ++counts_.dropped;
+  else if (p.gap || !p.from_host || !p.to_host) ++counts_.gaps;
+  else ++counts_.complete;
+  done_(std::move(p));
+}
+
+void Matcher::Expire(int64_t now) {
+  while (!deadlines_.empty() && deadlines_.top().t < now) {
+    const Deadline d = deadlines_.top();
+    deadlines_.pop();
+    auto seen = last_seen_.find(d.path);
+    if (seen == last_seen_.end() || seen->second + config_.window != d.t) continue;  // moved on since
+    Path& p = paths_[d.path];
+    const Hop& h = p.hops.back();
+    if (h.depart < 0) {
+      p.dropped = true;  // last seen arriving: dropped inside that device
+    } else {
+      p.gap = true;  // left, never seen arriving: the next device's log lacks it
+    }
+    End(d.path);
+  }
+}
+
+void Matcher::Finish() {
+  while (!pending_.empty()) {
+    Tuple next = pending_.top();
+    pending_.pop();
+    released_ = next.t;
+    Process(next);
+  }
+  Expire(INT64_MAX);
+}
+
+std::vector<int64_t> EstimateOffsets(const Topology& topology, const std::vector<Path>& paths) {
+  // Least residual of each directed link: arrival - departure - expected.
+  std::map<std::pair<int32_t, int32_t>, int64_t> least;
+  for (const Path& p : paths) {
+    for (size_t i = 1; i < p.hops.size(); ++i) {
+      const Hop& a = p.hops[i - 1];
+      const Hop& b = p.hops[i];
+      if (a.depart < 0 || b.arrive < 0) continue;
+      const Link* link = topology.From(a.device, a.out_port);
+      if (link == nullptr || link->peer != b.device) continue;
+      const int64_t residual = b.arrive - a.depart - link->Expected(p.size);
+      auto [it, added] = least.emplace(std::make_pair(a.device, b.device), residual);
+      if (!added) it->second = std::min(it->second, residual);
+    }
+  }
+  // offset(b) - offset(a) for linked pairs: both directions averaged.
+  std::map<int32_t, std::vector<std::pair<int32_t, int64_t>>> edges;
+  for (const auto& [ab, r] : least) {
+    const auto [a, b] = ab;
+    auto back = least.find({b, a});
+    const int64_t diff = back == least.end() ? r : (r - back->second) / 2;
+    edges[a].emplace_back(b, diff);
+    edges[b].emplace_back(a, -diff);
+  }
+  std::vector<int64_t> offsets(topology.size(), 0);
+  std::vector<bool> seen(topology.size(), false);
+  // Each group of linked devices from its first device by name.
+  std::vector<int32_t> order(topology.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int32_t>(i);
+  std::sort(order.begin(), order.end(), [&](int32_t x, int32_t y) { return topology.Name(x) < topology.Name(y); });
+  for (int32_t root : order) {
+    if (seen[root]) continue;
+    seen[root] = true;
+    std::deque<int32_t> queue{root};
+    while (!queue.empty()) {
+      const int32_t a = queue.front();
+      queue.pop_front();
+      for (const auto& [b, diff] : edges[a]) {
+        if (seen[b]) continue;
+        seen[b] = true;
+        offsets[b] = offsets[a] + diff;
+        queue.push_back(b);
+      }
+    }
+  }
+  return offsets;
+}
+
+}  // namespace rp::hops

@@ -1,0 +1,191 @@
+// rp-hops: sampled packets' paths rebuilt through the network from the log
+// tuples each device wrote (path-synchronous monitoring paper §3, "Post-
+// mortem analysis"), their per-hop delays and drops.
+//
+// Every device logs a marked packet as it arrives (host_send at the sending
+// host, switch_in, nic_rx) and as it leaves (nic_tx, switch_out, host_recv
+// at the destination), or drops it (drop). A packet's next hop is the link
+// from the device and port it left by (`link` records); there the packet
+// is the tuple with the same <src, dst, id> whose arrival lies nearest the
+// departure plus the link's delay (size * 8 / rate + propagation), within
+// the matching window: ids need not be unique, as the paper's PKIDs are
+// not. Inside a device, arrivals and departures of one <src, dst, id> pair
+// up first in, first out.
+//
+// A packet last seen arriving at a device was dropped there; one last seen
+// leaving, with no arrival at the next device within the window, lost its
+// telemetry there (a gap). A packet first seen inside the network had its
+// first hops' telemetry missing (a gap). A device seen twice is a loop.
+//
+// Devices' clocks may be offset: each link's least observed delay over its
+// expected delay is the difference of its ends' offsets (a link does not
+// queue), and offsets follow from one device along the links (both
+// directions of a link averaged, as NTP does). EstimateOffsets measures
+// them on a prefix of the log; the Matcher subtracts them.
+//
+// Memory: the packets in flight within the window, and the reorder buffer.
+#ifndef RP_LIB_HOPS_HOPS_H_
+#define RP_LIB_HOPS_HOPS_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/trace/schema.h"
+
+namespace rp::hops {
+
+struct Link {
+  int32_t peer = -1;  // device index
+  int64_t peer_port = 0;
+  int64_t rate = 0;   // bits/s; 0: unknown
+  int64_t delay = 0;  // propagation, ns
+  // Serialisation plus propagation of `size` bytes.
+  int64_t Expected(int64_t size) const {
+    return delay + (rate > 0 && size > 0 ? static_cast<int64_t>(static_cast<__int128>(size) * 8 * 1000000000 / rate) : 0);
+  }
+};
+
+// Device names and the links between them.
+class Topology {
+ public:
+  // Adds one direction of a link; false when (device, port) has one already
+  // to another peer.
+  bool Add(const trace::LinkRecord& link);
+  // The device's index, -1 when no link names it.
+  int32_t Find(std::string_view device) const;
+  int32_t Intern(std::string_view device);
+  const std::string& Name(int32_t device) const { return names_[device]; }
+  size_t size() const { return names_.size(); }
+  const Link* From(int32_t device, int64_t port) const;
+  // Every link as (device, port) -> Link.
+  const std::map<std::pair<int32_t, int64_t>, Link>& links() const { return links_; }
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, int32_t> index_;
+  std::map<std::pair<int32_t, int64_t>, Link> links_;
+};
+
+enum class Direction { kIn, kOut, kDrop, kInvalid };
+Direction DirectionOf(std::string_view kind);
+
+struct Hop {
+  int32_t device = -1;
+  int64_t arrive = -1, depart = -1;  // ns, offset-corrected; -1: not logged
+  int64_t in_port = -1, out_port = -1;
+  int64_t link_ns = 0;  // on the link into this device
+};
+
+struct Path {
+  int32_t src = -1, dst = -1;  // host names, interned in the Matcher's hosts
+  int64_t id = 0, size = -1;
+  std::vector<Hop> hops;
+  bool from_host = false;  // starts with host_send
+  bool to_host = false;    // ends with host_recv
+  bool dropped = false;    // last seen arriving, or a drop tuple
+  bool gap = false;        // telemetry missing
+  bool loop = false;
+  std::optional<int64_t> rank, site, seq;
+  const char* Status() const;
+};
+
+struct Config {
+  int64_t window = 1000000;            // ns: matching and reordering
+  std::vector<int64_t> offsets;        // by device index, subtracted
+  int64_t max_hops = 64;               // a loop stops here
+};
+
+struct Counts {
+  int64_t tuples = 0, complete = 0, dropped = 0, gaps = 0, loops = 0, duplicates = 0, unknown = 0, no_link = 0,
+          backwards = 0, one_hop = 0;
+};
+
+// Rebuilds paths from net tuples fed in (roughly: within the window) time
+// order; `done` gets each path when it ends (complete, dropped, or timed
+// out).
+class Matcher {
+ public:
+  Matcher(Topology* topology, const Config& config, std::function<void(Path&&)> done);
+  ~Matcher();
+  void Add(const trace::NetRecord& r);
+  // Ends every path still open.
+  void Finish();
+  const Counts& counts() const { return counts_; }
+  const std::string& Host(int32_t host) const { return hosts_[host]; }
+
+ private:
+  struct Tuple {
+    int32_t device, src, dst;
+    Direction direction;
+    bool host_send = false, host_recv = false;  // the path's two ends
+    int64_t port, id, size, t;
+    uint64_t order;  // input order: ties in time keep it
+    std::optional<int64_t> rank, site, seq;
+  };
+  struct Key {
+    int32_t device, src, dst;
+    int64_t id;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  struct Flight {  // left a device, not yet arrived at the next
+    uint64_t path;
+    int64_t expected;  // arrival
+  };
+  struct Deadline {
+    int64_t t;
+    uint64_t path;
+    bool operator>(const Deadline& o) const { return t > o.t || (t == o.t && path > o.path); }
+  };
+  int32_t HostIndex(std::string_view host);
+  void Process(const Tuple& x);
+  void Arrive(const Tuple& x);
+  void Leave(const Tuple& x);
+  void Drop(const Tuple& x);
+  uint64_t Start(const Tuple& x);
+  void End(uint64_t path);
+  void Expire(int64_t now);
+  void Watch(uint64_t path, int64_t t);
+
+  Topology* topology_;
+  Config config_;
+  std::function<void(Path&&)> done_;
+  Counts counts_;
+  std::vector<std::string> hosts_;
+  std::unordered_map<std::string, int32_t> host_index_;
+  // Reorder buffer: tuples wait until the window has passed them.
+  struct Later {
+    bool operator()(const Tuple& a, const Tuple& b) const { return a.t != b.t ? a.t > b.t : a.order > b.order; }
+  };
+  std::priority_queue<Tuple, std::vector<Tuple>, Later> pending_;
+  int64_t newest_ = INT64_MIN, released_ = INT64_MIN;
+  // Open paths by number; inside a device (arrived, not left), and on a
+  // link towards a device.
+  std::unordered_map<uint64_t, Path> paths_;
+  std::unordered_map<uint64_t, int64_t> last_seen_;
+  std::unordered_map<Key, std::vector<uint64_t>, KeyHash> inside_;
+  std::unordered_map<Key, std::vector<Flight>, KeyHash> flights_;
+  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>> deadlines_;
+  // The last tuple of each key and direction, to drop duplicates.
+  std::unordered_map<Key, std::pair<int64_t, int64_t>, KeyHash> last_tuple_;
+  uint64_t next_path_ = 0;
+};
+
+// Per-device clock offsets from the links' least residual delays over the
+// paths given (device index -> ns, 0 for the first device of each group of
+// linked devices).
+std::vector<int64_t> EstimateOffsets(const Topology& topology, const std::vector<Path>& paths);
+
+}  // namespace rp::hops
+
+#endif  // RP_LIB_HOPS_HOPS_H_

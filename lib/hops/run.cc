@@ -1,0 +1,355 @@
+#include "lib/hops/run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/base/version.h"
+#include "lib/hops/hops.h"
+#include "spdlog/spdlog.h"
+
+namespace rp::hops {
+namespace {
+
+// Delays for percentiles: exact up to 65,536 values, then in buckets 1%
+// apart, so memory stays bounded on any log.
+class Delays {
+ public:
+  void Add(int64_t ns) {
+    ++count_;
+    total_ += ns;
+    most_ = std::max(most_, ns);
+    if (buckets_.empty() && exact_.size() < 65536) {
+      exact_.push_back(ns);
+      return;
+    }
+    for (int64_t x : exact_) ++buckets_[Bucket(x)];
+    exact_.clear();
+    exact_.shrink_to_fit();
+    ++buckets_[Bucket(ns)];
+  }
+  int64_t count() const { return count_; }
+  int64_t total() const { return total_; }
+  int64_t max() const { return most_; }
+  // The q-quantile (nearest rank).
+  int64_t Quantile(double q) {
+    if (count_ == 0) return 0;
+    const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(q * static_cast<double>(count_))));
+    if (buckets_.empty()) {
+      std::nth_element(exact_.begin(), exact_.begin() + (rank - 1), exact_.end());
+      return exact_[rank - 1];
+    }
+    int64_t seen = 0;
+    for (const auto& [b, n] : buckets_) {
+      seen += n;
+      if (seen >= rank) return std::min(most_, static_cast<int64_t>(std::llround(std::pow(1.01, b))));
+    }
+    return most_;
+  }
+
+ private:
+  static int32_t Bucket(int64_t ns) {
+    return ns <= 1 ? 0 : static_cast<int32_t>(std::ceil(std::log(static_cast<double>(ns)) / std::log(1.01)));
+  }
+  std::vector<int64_t> exact_;
+  std::map<int32_t, int64_t> buckets_;
+  int64_t count_ = 0, total_ = 0, most_ = 0;
+};
+
+struct DeviceFigures {
+  Delays delays;
+  int64_t packets = 0, drops = 0, on_complete = 0;
+};
+struct SenderFigures {
+  Delays latency;
+  int64_t packets = 0, drops = 0;
+  std::map<int32_t, std::pair<double, int64_t>> devices;  // device -> (sum of hop positions, ns)
+  std::map<int32_t, int64_t> seen;                        // device -> hops counted
+};
+
+class Summary {
+ public:
+  explicit Summary(const Topology& topology, const Matcher& matcher) : topology_(topology), matcher_(matcher) {}
+
+  void Add(const Path& p) {
+    const bool complete = std::string_view(p.Status()) == "complete";
+    SenderFigures& s = senders_[matcher_.Host(p.src)];
+    ++s.packets;
+    if (p.dropped) ++s.drops;
+    for (size_t i = 0; i < p.hops.size(); ++i) {
+      const Hop& h = p.hops[i];
+      DeviceFigures& d = devices_[h.device];
+      ++d.packets;
+      if (p.dropped && i + 1 == p.hops.size()) ++d.drops;
+      if (h.arrive >= 0 && h.depart >= 0) {
+        d.delays.Add(h.depart - h.arrive);
+        if (complete) d.on_complete += h.depart - h.arrive;
+      }
+      if (i > 0 && h.arrive >= 0 && p.hops[i - 1].depart >= 0) {
+        const Hop& before = p.hops[i - 1];
+        DeviceFigures& l = links_[{before.device, before.out_port}];
+        ++l.packets;
+        l.delays.Add(h.link_ns);
+        if (complete) l.on_complete += h.link_ns;
+      }
+      if (complete) {
+        auto& [position, ns] = s.devices[h.device];
+        position += static_cast<double>(i);
+        ++s.seen[h.device];
+        ns += (h.depart - h.arrive) + (i > 0 ? h.link_ns : 0);
+      }
+    }
+    if (complete) {
+      const int64_t latency = p.hops.back().depart - p.hops.front().arrive;
+      s.latency.Add(latency);
+      run_.latency.Add(latency);
+    }
+    ++run_.packets;
+    if (p.dropped) ++run_.drops;
+  }
+
+  Status Write(const std::vector<int64_t>& offsets, trace::Writer& out) {
+    const double all = static_cast<double>(run_.latency.total());
+    std::vector<int32_t> order;
+    for (const auto& [device, f] : devices_) order.push_back(device);
+    std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return topology_.Name(a) < topology_.Name(b); });
+    for (int32_t device : order) {
+      DeviceFigures& f = devices_[device];
+      trace::HopSummaryRecord r;
+      r.set_kind("device");
+      r.set_device(topology_.Name(device));
+      Fill(f, all, &r);
+      if (static_cast<size_t>(device) < offsets.size()) r.set_offset(offsets[device]);
+      RP_RETURN_IF_ERROR(out.Write(r));
+    }
+    std::vector<std::pair<int32_t, int64_t>> links;
+    for (const auto& [key, f] : links_) links.push_back(key);
+    std::sort(links.begin(), links.end(), [&](const auto& a, const auto& b) {
+      return std::make_pair(topology_.Name(a.first), a.second) < std::make_pair(topology_.Name(b.first), b.second);
+    });
+    for (const auto& key : links) {
+      DeviceFigures& f = links_[key];
+      trace::HopSummaryRecord r;
+      r.set_kind("link");
+      r.set_device(topology_.Name(key.first));
+      r.set_port(key.second);
+      if (const Link* l = topology_.From(key.first, key.second)) r.set_peer(topology_.Name(l->peer));
+      Fill(f, all, &r);
+      r.clear_drops();
+      RP_RETURN_IF_ERROR(out.Write(r));
+    }
+    for (auto& [host, s] : senders_) {
+      trace::HopSummaryRecord r;
+      r.set_kind("sender");
+      r.set_sender(host);
+      r.set_packets(s.packets);
+      r.set_drops(s.drops);
+      Quantiles(s.latency, &r);
+      // Devices in path order: by their mean position on the paths.
+      std::vector<std::pair<double, int32_t>> by_position;
+      for (const auto& [device, pn] : s.devices) {
+        by_position.emplace_back(pn.first / static_cast<double>(s.seen[device]), device);
+      }
+      std::sort(by_position.begin(), by_position.end(), [&](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : topology_.Name(a.second) < topology_.Name(b.second);
+      });
+      std::vector<std::string> names;
+      std::vector<int64_t> totals;
+      for (const auto& [position, device] : by_position) {
+        names.push_back(topology_.Name(device));
+        totals.push_back(s.devices[device].second);
+      }
+      r.set_devices(names);
+      r.set_device_total(totals);
+      RP_RETURN_IF_ERROR(out.Write(r));
+    }
+    const Counts& c = matcher_.counts();
+    trace::HopSummaryRecord r;
+    r.set_kind("run");
+    r.set_packets(run_.packets);
+    r.set_drops(run_.drops);
+    Quantiles(run_.latency, &r);
+    r.set_complete(c.complete);
+    r.set_gaps(c.gaps);
+    r.set_loops(c.loops);
+    r.set_duplicates(c.duplicates);
+    r.set_unknown(c.unknown);
+    r.set_no_link(c.no_link);
+    r.set_backwards(c.backwards);
+    r.set_one_hop(c.one_hop);
+    return out.Write(r);
+  }
+
+ private:
+  static void Quantiles(Delays& d, trace::HopSummaryRecord* r) {
+    if (d.count() == 0) return;
+    r->set_p50(d.Quantile(0.50));
+    r->set_p90(d.Quantile(0.90));
+    r->set_p99(d.Quantile(0.99));
+    r->set_max(d.max());
+    r->set_total(d.total());
+  }
+  static void Fill(DeviceFigures& f, double all, trace::HopSummaryRecord* r) {
+    r->set_packets(f.packets);
+    r->set_drops(f.drops);
+    if (f.delays.count() > 0) {
+      r->set_p50(f.delays.Quantile(0.50));
+      r->set_p90(f.delays.Quantile(0.90));
+      r->set_p99(f.delays.Quantile(0.99));
+      r->set_max(f.delays.max());
+    }
+    r->set_total(f.on_complete);
+    if (all > 0) r->set_share(static_cast<double>(f.on_complete) / all);
+  }
+
+  const Topology& topology_;
+  const Matcher& matcher_;
+  std::map<int32_t, DeviceFigures> devices_;
+  std::map<std::pair<int32_t, int64_t>, DeviceFigures> links_;
+  std::map<std::string, SenderFigures> senders_;
+  SenderFigures run_;
+};
+
+trace::HopPathRecord ToRecord(const Path& p, const Topology& topology, const Matcher& matcher) {
+  trace::HopPathRecord r;
+  r.set_src(matcher.Host(p.src));
+  r.set_dst(matcher.Host(p.dst));
+  r.set_id(p.id);
+  if (p.size >= 0) r.set_size(p.size);
+  r.set_status(p.Status());
+  std::vector<std::string> devices;
+  std::vector<int64_t> arrive, depart, link_ns, device_ns;
+  for (const Hop& h : p.hops) {
+    devices.push_back(topology.Name(h.device));
+    arrive.push_back(h.arrive);
+    depart.push_back(h.depart);
+    link_ns.push_back(h.link_ns);
+    device_ns.push_back(h.arrive >= 0 && h.depart >= 0 ? h.depart - h.arrive : 0);
+  }
+  r.set_devices(devices);
+  r.set_arrive(arrive);
+  r.set_depart(depart);
+  r.set_link_ns(link_ns);
+  r.set_device_ns(device_ns);
+  int64_t first = INT64_MAX, last = INT64_MIN;
+  for (const Hop& h : p.hops) {
+    for (int64_t t : {h.arrive, h.depart}) {
+      if (t < 0) continue;
+      first = std::min(first, t);
+      last = std::max(last, t);
+    }
+  }
+  if (first <= last) r.set_latency(last - first);
+  if (p.dropped) r.set_dropped_at(topology.Name(p.hops.back().device));
+  if (p.rank) r.set_rank(*p.rank);
+  if (p.site) r.set_site(*p.site);
+  if (p.seq) r.set_seq(*p.seq);
+  return r;
+}
+
+}  // namespace
+
+Status Run(const RunConfig& config, trace::InputSet& input, trace::Writer& out) {
+  Topology topology;
+  std::vector<trace::NetRecord> early;  // the tuples that calibrate the clocks
+  trace::Record rec;
+  bool header_written = false;
+  int64_t conflicting = 0;
+  auto header = [&](const trace::HeaderRecord* h) -> Status {
+    if (header_written) return OkStatus();
+    header_written = true;
+    trace::HeaderRecord mine;
+    if (h != nullptr) mine = *h;
+    else mine.set_schema(std::string(trace::kSchemaVersion));
+    std::vector<std::string> producers = h != nullptr ? h->producer : std::vector<std::string>{};
+    producers.push_back(std::string("rp-hops ") + kVersion);
+    mine.set_producer(producers);
+    return out.Write(mine);
+  };
+  // Links first (a topology converted to link records leads the stream);
+  // net tuples are read after the first ones that calibrate the clocks.
+  std::unique_ptr<Matcher> matcher;
+  std::unique_ptr<Summary> summary;
+  std::vector<int64_t> offsets;
+  Status failed = OkStatus();
+  auto done = [&](Path&& p) {
+    summary->Add(p);
+    if (config.paths && failed.ok()) failed = out.Write(ToRecord(p, topology, *matcher));
+  };
+  auto start = [&]() {
+    if (matcher) return;
+    if (config.calibrate > 0 && !early.empty()) {
+      std::vector<Path> paths;
+      Config wide;
+      wide.window = 10 * config.window;
+      Matcher calibration(&topology, wide, [&](Path&& p) { paths.push_back(std::move(p)); });
+      for (const trace::NetRecord& r : early) calibration.Add(r);
+      calibration.Finish();
+      offsets = EstimateOffsets(topology, paths);
+    }
+    Config c;
+    c.window = config.window;
+    c.offsets = offsets;
+    matcher = std::make_unique<Matcher>(&topology, c, done);
+    summary = std::make_unique<Summary>(topology, *matcher);
+    for (const trace::NetRecord& r : early) matcher->Add(r);
+    early.clear();
+    early.shrink_to_fit();
+  };
+  int64_t tuples = 0;
+  for (;;) {
+    RP_ASSIGN_OR_RETURN(bool more, input.Next(&rec));
+    if (!more) break;
+    switch (rec.type) {
+      case trace::RecordType::kHeader:
+        RP_RETURN_IF_ERROR(header(&rec.header));
+        break;
+      case trace::RecordType::kLink:
+        RP_RETURN_IF_ERROR(header(nullptr));
+        if (matcher) {
+          spdlog::warn("{}: a link record after the net records began: ignored (put the topology first)",
+                       input.where());
+          break;
+        }
+        if (!topology.Add(rec.link)) ++conflicting;
+        RP_RETURN_IF_ERROR(out.WriteRaw(rec.line));
+        break;
+      case trace::RecordType::kNet:
+        RP_RETURN_IF_ERROR(header(nullptr));
+        ++tuples;
+        if (!matcher && static_cast<int64_t>(early.size()) < config.calibrate) {
+          early.push_back(rec.net);
+          break;
+        }
+        start();
+        matcher->Add(rec.net);
+        RP_RETURN_IF_ERROR(failed);
+        break;
+      default:
+        break;  // other records are not the network's
+    }
+  }
+  RP_RETURN_IF_ERROR(header(nullptr));
+  if (conflicting > 0) {
+    spdlog::warn("{} link records name a port already linked to another peer: the first kept", conflicting);
+  }
+  start();
+  matcher->Finish();
+  RP_RETURN_IF_ERROR(failed);
+  RP_RETURN_IF_ERROR(summary->Write(offsets, out));
+  const Counts& c = matcher->counts();
+  if (c.unknown > 0) spdlog::warn("{} tuples of devices no link record names (or of unknown kinds): skipped", c.unknown);
+  if (c.no_link > 0) spdlog::warn("{} packets left by a port without a link record: their paths end there", c.no_link);
+  if (c.duplicates > 0) spdlog::info("{} tuples logged twice: counted once", c.duplicates);
+  if (c.backwards > 0) {
+    spdlog::warn("{} tuples came later than the window ({} ns) allows: matched as they came (raise --window)",
+                 c.backwards, config.window);
+  }
+  RP_RETURN_IF_ERROR(out.Close());
+  if (tuples == 0) return NothingError("the stream has no net records: no packets to follow");
+  return OkStatus();
+}
+
+}  // namespace rp::hops
