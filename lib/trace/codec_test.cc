@@ -28,7 +28,7 @@ const std::vector<std::string> kCanonicalLines = {
     R"({"type":"clock","rank":1,"method":"linear","when":"init","t":55,"offset":-1234567,"rtt":800,"drift":-12.5,"moved":3,"max_shift":150})",
     R"({"type":"phase","id":3,"t0":100,"t1":900,"kind":"iteration","signature":"9f3a","cluster":1,"iteration":2,"events":64})",
     R"({"type":"mpi","rank":0,"seq":1,"fn":"MPI_Send","t0":1,"t1":2,"future_field":{"nested":[1,2,{"x":null}]},"other":"text"})",
-    R"({"type":"hop_path","id":1,"hops":[1,2,3]})",
+    R"({"type":"future_kind","id":1,"hops":[1,2,3]})",
 };
 
 TEST(Codec, CanonicalLinesRoundTripByteForByte) {
@@ -65,7 +65,7 @@ TEST(Codec, DecodesTypedValues) {
   EXPECT_DOUBLE_EQ(record.clock.drift, -12.5);
   ASSERT_TRUE(DecodeLine(decoder, kCanonicalLines[10], &record).ok());
   EXPECT_EQ(record.type, RecordType::kUnknown);
-  EXPECT_EQ(record.type_name, "hop_path");
+  EXPECT_EQ(record.type_name, "future_kind");
 }
 
 TEST(Codec, AcceptsKeysInAnyOrderAndWritesSchemaOrder) {
