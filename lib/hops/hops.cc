@@ -165,7 +165,6 @@ void Matcher::Arrive(const Tuple& x) {
   if (path == UINT64_MAX) {
     path = Start(x);
     Path& p = paths_[path];
-    if (x.size >= 0) p.size = x.size;
     // A path starts at its sending host; anywhere else, its first hops
     // went unlogged.
     p.from_host = x.host_send;

@@ -194,13 +194,8 @@ class Summary {
   static void Fill(DeviceFigures& f, double all, trace::HopSummaryRecord* r) {
     r->set_packets(f.packets);
     r->set_drops(f.drops);
-    if (f.delays.count() > 0) {
-      r->set_p50(f.delays.Quantile(0.50));
-      r->set_p90(f.delays.Quantile(0.90));
-      r->set_p99(f.delays.Quantile(0.99));
-      r->set_max(f.delays.max());
-    }
-    r->set_total(f.on_complete);
+    Quantiles(f.delays, r);
+    r->set_total(f.on_complete);  // the complete paths' share, not every packet's
     if (all > 0) r->set_share(static_cast<double>(f.on_complete) / all);
   }
 
