@@ -63,7 +63,7 @@ struct DeviceFigures {
   int64_t packets = 0, drops = 0, on_complete = 0;
 };
 struct SenderFigures {
-  Delays latency;
+  Delays latency;  // of complete paths
   int64_t packets = 0, drops = 0;
   std::map<int32_t, std::pair<double, int64_t>> devices;  // device -> (sum of hop positions, ns)
   std::map<int32_t, int64_t> seen;                        // device -> hops counted
@@ -146,6 +146,7 @@ class Summary {
       r.set_sender(host);
       r.set_packets(s.packets);
       r.set_drops(s.drops);
+      r.set_complete(s.latency.count());
       Quantiles(s.latency, &r);
       // Devices in path order: by their mean position on the paths.
       std::vector<std::pair<double, int32_t>> by_position;

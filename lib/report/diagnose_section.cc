@@ -35,32 +35,6 @@ Table EfficiencyTable(const std::vector<std::pair<std::string, const trace::Effi
   return rows;
 }
 
-void TableText(const Table& rows, std::string* out) {
-  for (const std::vector<std::string>& row : rows) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%-20s", row[0].c_str());
-    std::string s = buf;
-    for (size_t i = 1; i < row.size(); ++i) {
-      std::snprintf(buf, sizeof buf, " %13s", row[i].c_str());
-      s += buf;
-    }
-    *out += s + "\n";
-  }
-}
-
-void TableMarkdown(const Table& rows, std::string* out) {
-  for (size_t r = 0; r < rows.size(); ++r) {
-    std::string s = "|";
-    for (const std::string& cell : rows[r]) s += " " + cell + " |";
-    *out += s + "\n";
-    if (r == 0) {
-      std::string rule = "|---|";
-      for (size_t i = 1; i < rows[r].size(); ++i) rule += "---:|";
-      *out += rule + "\n";
-    }
-  }
-}
-
 void DiagnoseSection::Add(const trace::Record& record) {
   // A comparison's efficiencies (run a, run b) are the compare section's.
   if (record.type == trace::RecordType::kEfficiency && !record.efficiency.has_run()) {

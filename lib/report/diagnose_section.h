@@ -26,11 +26,8 @@ std::string FileLine(const R& r) {
 }
 
 // The POP efficiency table: a row per metric, a column per record, headed
-// by its label; rendered as aligned text or a Markdown table.
-using Table = std::vector<std::vector<std::string>>;
+// by its label.
 Table EfficiencyTable(const std::vector<std::pair<std::string, const trace::EfficiencyRecord*>>& columns);
-void TableText(const Table& rows, std::string* out);
-void TableMarkdown(const Table& rows, std::string* out);
 
 class DiagnoseSection {
  public:

@@ -20,6 +20,32 @@ std::string Percent(double share) {
   return buf;
 }
 
+void TableText(const Table& rows, std::string* out, int width) {
+  for (const std::vector<std::string>& row : rows) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%-20s", row[0].c_str());
+    std::string s = buf;
+    for (size_t i = 1; i < row.size(); ++i) {
+      std::snprintf(buf, sizeof buf, " %*s", width, row[i].c_str());
+      s += buf;
+    }
+    *out += s + "\n";
+  }
+}
+
+void TableMarkdown(const Table& rows, std::string* out) {
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string s = "|";
+    for (const std::string& cell : rows[r]) s += " " + cell + " |";
+    *out += s + "\n";
+    if (r == 0) {
+      std::string rule = "|---|";
+      for (size_t i = 1; i < rows[r].size(); ++i) rule += "---:|";
+      *out += rule + "\n";
+    }
+  }
+}
+
 std::string Trim(const std::string& s) {
   const size_t b = s.find_first_not_of(' ');
   return b == std::string::npos ? "" : s.substr(b);

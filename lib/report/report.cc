@@ -12,6 +12,7 @@ void Report::Add(const trace::Record& record) {
   diagnose_.Add(record);
   cpath_.Add(record);
   repr_.Add(record);
+  hops_.Add(record);
 }
 
 namespace {
@@ -48,6 +49,7 @@ std::string Report::Render(Format format) const {
       repr_.Text(&text);
       body += "<h2>Representative paths</h2>\n<pre>" + Escape(text) + "</pre>\n";
     }
+    if (!hops_.empty()) hops_.Html(&body);
     return HtmlPage(body);
   }
   std::string out;
@@ -69,6 +71,11 @@ std::string Report::Render(Format format) const {
     if (!out.empty()) out += "\n";
     if (format == Format::kText) repr_.Text(&out);
     else repr_.Markdown(&out);
+  }
+  if (!hops_.empty()) {
+    if (!out.empty()) out += "\n";
+    if (format == Format::kText) hops_.Text(&out);
+    else hops_.Markdown(&out);
   }
   return out;
 }
@@ -96,7 +103,7 @@ Status RenderStream(trace::InputSet& input, Format format, trace::Writer& out) {
   }
   if (report.empty()) {
     return NothingError("the stream has no records a report shows (rp-cpath's cp_summary and the others, "
-                        "rp-repr's path records)");
+                        "rp-repr's path records, rp-hops' hop_summary)");
   }
   RP_RETURN_IF_ERROR(out.WriteText(report.Render(format)));
   return out.Close();

@@ -3,7 +3,8 @@
 // (rp-report), and a stage's --format text shows exactly what it wrote.
 // Sections: a comparison of two diagnoses (rp-diagnose --compare), the diagnosis (rp-diagnose's finding and efficiency records),
 // the critical path (rp-cpath's cp_* records), representative paths
-// (rp-repr's path and path_diff records).
+// (rp-repr's path and path_diff records), the network (rp-hops' hop_summary
+// and hop_path records).
 //
 //   report::Report report;
 //   for (each record of a stream) report.Add(record);
@@ -24,6 +25,7 @@
 #include "lib/report/compare_section.h"
 #include "lib/report/cpath_section.h"
 #include "lib/report/diagnose_section.h"
+#include "lib/report/hops_section.h"
 #include "lib/report/repr_section.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/record.h"
@@ -39,7 +41,8 @@ class Report {
  public:
   // Keeps what a section shows of the record; the rest is passed over.
   void Add(const trace::Record& record);
-  bool empty() const { return compare_.empty() && diagnose_.empty() && cpath_.empty() && repr_.empty(); }
+  bool empty() const { return compare_.empty() && diagnose_.empty() && cpath_.empty() && repr_.empty() && hops_.empty();
+  }
   std::string Render(Format format) const;
 
  private:
@@ -47,6 +50,7 @@ class Report {
   DiagnoseSection diagnose_;
   CriticalPathSection cpath_;
   ReprSection repr_;
+  HopsSection hops_;
 };
 
 // A sink whose lines are decoded and added to *report (for a Writer a

@@ -1,4 +1,5 @@
 #include "lib/report/format.h"
+#include "lib/report/hops_section.h"
 #include "lib/report/report.h"
 
 #include <gtest/gtest.h>
@@ -101,6 +102,65 @@ TEST(Format, ShortFunctionKeepsClassAndMethod) {
   EXPECT_EQ(ShortFunction("?"), "?");
   EXPECT_EQ(ShortFunction("apply_operator(double*, int)"), "apply_operator");
   EXPECT_EQ(ShortFunction("ns::operator"), "ns::operator");
+}
+
+TEST(Format, NaturalLessComparesNumbersAsNumbers) {
+  EXPECT_TRUE(NaturalLess("h2", "h10"));
+  EXPECT_FALSE(NaturalLess("h10", "h2"));
+  EXPECT_TRUE(NaturalLess("leaf1", "leaf1-port2"));
+  EXPECT_TRUE(NaturalLess("h02", "h2"));  // equal numbers: the text decides
+  EXPECT_FALSE(NaturalLess("h2", "h2"));
+  EXPECT_TRUE(NaturalLess("a9b", "a10a"));
+}
+
+// Cells by hand: 1 us columns from the first send at 5 us; a send 130 us
+// later does not fit 120 columns, so they double to 2 us, then 4 us... and
+// the first cells merge.
+TEST(LatencyGrid, ColumnsDoubleToFitAndCellsMerge) {
+  LatencyGrid g;
+  g.Add("h1", 5000, 2000, false);
+  g.Add("h1", 5500, 4000, false);
+  g.Add("h1", 6200, -1, true);
+  ASSERT_EQ(g.cells().at("h1").size(), 2u);
+  EXPECT_EQ(g.width(), 1000);
+  EXPECT_EQ(g.cells().at("h1").at(0).complete, 2);
+  EXPECT_EQ(g.cells().at("h1").at(0).latency, 6000);
+  EXPECT_EQ(g.cells().at("h1").at(1).drops, 1);
+  g.Add("h2", 5000 + 130000, 1000, false);  // column 130: widths 2 us (col 65) fit
+  EXPECT_EQ(g.width(), 2000);
+  EXPECT_EQ(g.Columns(), std::make_pair(int64_t{0}, int64_t{65}));
+  const LatencyGrid::Cell& merged = g.cells().at("h1").at(0);
+  EXPECT_EQ(merged.paths, 3);
+  EXPECT_EQ(merged.complete, 2);
+  EXPECT_EQ(merged.most, 4000);
+  EXPECT_EQ(merged.drops, 1);
+  g.Add("h2", 5000 - 1000, 1000, false);  // before the origin: column -1
+  EXPECT_EQ(g.Columns(), std::make_pair(int64_t{-1}, int64_t{65}));
+  g.Add("h2", 5000 - 120000, 1000, false);  // column -60: span 126 > 120, widths 4 us
+  EXPECT_EQ(g.width(), 4000);
+  EXPECT_EQ(g.Columns(), std::make_pair(int64_t{-30}, int64_t{32}));
+}
+
+// The report of rp-hops' records: the dominant hop is the largest share of
+// devices and links, drop sites name the device, senders sort naturally.
+TEST(Report, NetworkAsText) {
+  const std::string stream = std::string(kHeader) +
+      R"({"type":"hop_summary","kind":"device","device":"leaf1","packets":10,"drops":2,"p50":5000,"p90":9000,"p99":9900,"max":10000,"total":40000,"share":0.5})" "\n"
+      R"({"type":"hop_summary","kind":"device","device":"h1","packets":8,"drops":0,"p50":100,"p90":100,"p99":100,"max":100,"total":800,"share":0.01})" "\n"
+      R"({"type":"hop_summary","kind":"link","device":"leaf1","port":3,"peer":"h1","packets":8,"p50":1200,"p90":1200,"p99":1200,"max":1200,"total":9600,"share":0.12})" "\n"
+      R"({"type":"hop_summary","kind":"sender","sender":"h10","packets":5,"drops":1,"complete":4})" "\n"
+      R"({"type":"hop_summary","kind":"sender","sender":"h2","packets":5,"drops":1,"complete":4})" "\n"
+      R"({"type":"hop_summary","kind":"run","packets":10,"drops":2,"complete":8,"p50":9000,"p90":12000,"p99":12000,"max":12000,"gaps":0,"loops":0,"duplicates":3})" "\n";
+  std::string text;
+  ASSERT_TRUE(Render(stream, Format::kText, &text).ok());
+  EXPECT_NE(text.find("network: 10 marked packets from 2 senders; 8 complete, 2 dropped"), std::string::npos) << text;
+  EXPECT_NE(text.find("dominant hop: device leaf1 holds 50.0%"), std::string::npos) << text;
+  EXPECT_NE(text.find("drop sites: leaf1 2 (20.0% of the packets reaching it)"), std::string::npos) << text;
+  EXPECT_NE(text.find("3 tuples logged twice"), std::string::npos) << text;
+  EXPECT_LT(text.find("\nh2 "), text.find("\nh10 ")) << text;
+  std::string html;
+  ASSERT_TRUE(Render(stream, Format::kHtml, &html).ok());
+  EXPECT_NE(html.find("No hop_path records"), std::string::npos);
 }
 
 }  // namespace

@@ -509,7 +509,7 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, offset, Opt, "device: its clock's estimated offset, ns (subtracted)") \
   X(Strs, devices, Opt, "sender: the devices of its paths, in path order")    \
   X(Ints, device_total, Opt, "sender: ns in each of those devices, summed")   \
-  X(Int, complete, Opt, "run: complete paths")                               \
+  X(Int, complete, Opt, "run, sender: complete paths")                       \
   X(Int, gaps, Opt, "run: paths with telemetry missing")                     \
   X(Int, loops, Opt, "run: paths that passed a device twice")                \
   X(Int, duplicates, Opt, "run: tuples logged twice, dropped")               \
