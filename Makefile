@@ -7,9 +7,11 @@ DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libsimdjson-dev libspdlog-dev libfmt-dev libcli11-dev libgtest-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
   libdw-dev libelf-dev faketime libfaketime python3 bc chromium \
-  lammps lammps-examples
+  lammps lammps-examples libns3-dev libgsl-dev libsqlite3-dev \
+  tcpdump libpcap-dev iproute2
 
-BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr rp-diagnose
+BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr rp-diagnose rp-hops \
+  rp-ns3-incast
 
 .PHONY: deps build demo test lammps bench golden docs install clean
 
@@ -44,6 +46,9 @@ demo: build
 	bazel-bin/cmd/rp-report/rp-report demo-out/cpath.ndjson.zst
 	bazel-bin/cmd/rp-repr/rp-repr -k 5 --format text demo-out/phased.ndjson.zst
 	bazel-bin/cmd/rp-diagnose/rp-diagnose --format text demo-out/phased.ndjson.zst
+	bazel-bin/cmd/rp-ns3-incast/rp-ns3-incast -o demo-out/incast.ndjson.zst
+	bazel-bin/cmd/rp-hops/rp-hops --format text demo-out/incast.ndjson.zst
+	bazel-bin/cmd/rp-hops/rp-hops --format html -o demo-out/network.html demo-out/incast.ndjson.zst
 
 test: deps
 	$(BAZEL) test //...

@@ -142,22 +142,25 @@ void Matcher::Watch(uint64_t path, int64_t t) {
   deadlines_.push({t + config_.window, path});
 }
 
+uint64_t Matcher::TakeFlight(const Key& key, int64_t t, bool before_only) {
+  auto f = flights_.find(key);
+  if (f == flights_.end()) return UINT64_MAX;
+  auto best = f->second.end();
+  for (auto it = f->second.begin(); it != f->second.end(); ++it) {
+    const int64_t off = t - it->expected;
+    if (std::llabs(off) > config_.window || (before_only && off < 0)) continue;
+    if (best == f->second.end() || std::llabs(off) < std::llabs(t - best->expected)) best = it;
+  }
+  if (best == f->second.end()) return UINT64_MAX;
+  const uint64_t path = best->path;
+  f->second.erase(best);
+  if (f->second.empty()) flights_.erase(f);
+  return path;
+}
+
 void Matcher::Arrive(const Tuple& x) {
   // The flight towards this device whose expected arrival is nearest.
-  uint64_t path = UINT64_MAX;
-  auto f = flights_.find(Key{x.device, x.src, x.dst, x.id});
-  if (f != flights_.end()) {
-    auto best = f->second.end();
-    for (auto it = f->second.begin(); it != f->second.end(); ++it) {
-      if (std::llabs(it->expected - x.t) > config_.window) continue;
-      if (best == f->second.end() || std::llabs(it->expected - x.t) < std::llabs(best->expected - x.t)) best = it;
-    }
-    if (best != f->second.end()) {
-      path = best->path;
-      f->second.erase(best);
-      if (f->second.empty()) flights_.erase(f);
-    }
-  }
+  uint64_t path = x.host_send ? UINT64_MAX : TakeFlight(Key{x.device, x.src, x.dst, x.id}, x.t, false);
   Hop hop;
   hop.device = x.device;
   hop.arrive = x.t;
@@ -166,13 +169,14 @@ void Matcher::Arrive(const Tuple& x) {
     path = Start(x);
     Path& p = paths_[path];
     // A path starts at its sending host; anywhere else, its first hops
-    // went unlogged.
+    // went unlogged, or are logged later (a device whose clock is behind):
+    // an orphan, adopted when its departure from the device before comes.
     p.from_host = x.host_send;
-    p.gap = !x.host_send;
+    if (!x.host_send) orphans_[Key{x.device, x.src, x.dst, x.id}].push_back(path);
   } else {
     Path& p = paths_[path];
     const Hop& before = p.hops.back();
-    hop.link_ns = x.t - before.depart;
+    hop.link_ns = before.depart >= 0 ? x.t - before.depart : -1;
     for (const Hop& h : p.hops) p.loop |= h.device == x.device;
   }
   Path& p = paths_[path];
@@ -216,7 +220,9 @@ void Matcher::Leave(const Tuple& x) {
   hop.out_port = x.port;
   if (x.host_recv) {  // delivered
     p.to_host = true;
-    End(path);
+    // An orphan waits out the window for the departure before it.
+    if (p.from_host) End(path);
+    else Watch(path, x.t);
     return;
   }
   const Link* link = topology_->From(x.device, x.port);
@@ -226,8 +232,69 @@ void Matcher::Leave(const Tuple& x) {
     End(path);
     return;
   }
-  flights_[Key{link->peer, x.src, x.dst, x.id}].push_back(Flight{path, x.t + link->Expected(p.size)});
+  const int64_t expected = x.t + link->Expected(p.size);
+  const uint64_t orphan = FindOrphan(Key{link->peer, x.src, x.dst, x.id}, link->peer_port, expected);
+  if (orphan != UINT64_MAX) {
+    Join(path, orphan, -1);
+    return;
+  }
+  flights_[Key{link->peer, x.src, x.dst, x.id}].push_back(Flight{path, expected});
   Watch(path, x.t);
+}
+
+uint64_t Matcher::FindOrphan(const Key& next, int64_t port, int64_t expected) {
+  auto o = orphans_.find(next);
+  if (o == orphans_.end()) return UINT64_MAX;
+  auto best = o->second.end();
+  int64_t best_off = 0;
+  for (auto it = o->second.begin(); it != o->second.end(); ++it) {
+    const Hop& first = paths_[*it].hops.front();
+    if (first.in_port >= 0 && first.in_port != port) continue;
+    const int64_t off = std::llabs(first.arrive - expected);
+    if (off > config_.window) continue;
+    if (best == o->second.end() || off < best_off) best = it, best_off = off;
+  }
+  if (best == o->second.end()) return UINT64_MAX;
+  const uint64_t orphan = *best;
+  o->second.erase(best);
+  if (o->second.empty()) orphans_.erase(o);
+  return orphan;
+}
+
+void Matcher::Join(uint64_t path, uint64_t orphan, int32_t silent) {
+  // The orphan keeps its number (its flights and places in devices name
+  // it); the path so far goes in front of its hops.
+  Path& a = paths_[path];
+  Path& b = paths_[orphan];
+  if (!a.from_host) {
+    // An orphan itself: the joined path is the orphan at a's first device.
+    auto first = orphans_.find(Key{a.hops.front().device, a.src, a.dst, a.id});
+    if (first != orphans_.end()) std::replace(first->second.begin(), first->second.end(), path, orphan);
+  }
+  std::vector<Hop> hops = std::move(a.hops);
+  if (silent >= 0) {
+    Hop hop;  // passed through unlogged
+    hop.device = silent;
+    hop.link_ns = -1;
+    hops.push_back(hop);
+    b.hops.front().link_ns = -1;
+    b.gap = true;
+  } else {
+    b.hops.front().link_ns = b.hops.front().arrive - hops.back().depart;
+  }
+  std::set<int32_t> devices;
+  for (const Hop& h : hops) b.loop |= !devices.insert(h.device).second;
+  for (const Hop& h : b.hops) b.loop |= !devices.insert(h.device).second;
+  hops.insert(hops.end(), b.hops.begin(), b.hops.end());
+  b.hops = std::move(hops);
+  b.from_host = a.from_host;
+  b.gap |= a.gap;
+  if (b.size < 0) b.size = a.size;
+  if (a.rank) b.rank = a.rank, b.site = a.site, b.seq = a.seq;
+  paths_.erase(path);
+  last_seen_.erase(path);
+  if (static_cast<int64_t>(b.hops.size()) >= config_.max_hops) b.loop = true;
+  if (b.loop || b.to_host || b.dropped) End(orphan);  // it had ended but for this
 }
 
 void Matcher::Drop(const Tuple& x) {
@@ -263,8 +330,10 @@ void Matcher::Drop(const Tuple& x) {
       p.hops.push_back(hop);
     }
   }
-  paths_[path].dropped = true;
-  End(path);
+  Path& p = paths_[path];
+  p.dropped = true;
+  if (p.from_host) End(path);
+  else Watch(path, x.t);  // an orphan waits for the departure before it
 }
 
 void Matcher::End(uint64_t n) {
@@ -274,6 +343,13 @@ void Matcher::End(uint64_t n) {
   paths_.erase(it);
   last_seen_.erase(n);
   // Out of the device and link tables, where it may still wait.
+  if (!p.hops.empty() && !p.from_host) {
+    auto o = orphans_.find(Key{p.hops.front().device, p.src, p.dst, p.id});
+    if (o != orphans_.end()) {
+      std::erase(o->second, n);
+      if (o->second.empty()) orphans_.erase(o);
+    }
+  }
   if (!p.hops.empty()) {
     const Hop& h = p.hops.back();
     auto in = inside_.find(Key{h.device, p.src, p.dst, p.id});
@@ -307,13 +383,43 @@ void Matcher::Expire(int64_t now) {
     if (seen == last_seen_.end() || seen->second + config_.window != d.t) continue;  // moved on since
     Path& p = paths_[d.path];
     const Hop& h = p.hops.back();
-    if (h.depart < 0) {
+    if (p.to_host || p.dropped) {
+      // An orphan that had ended: its end stands.
+    } else if (h.depart < 0) {
       p.dropped = true;  // last seen arriving: dropped inside that device
+    } else if (JoinPastSilent(d.path)) {
+      continue;
     } else {
       p.gap = true;  // left, never seen arriving: the next device's log lacks it
     }
     End(d.path);
   }
+}
+
+bool Matcher::JoinPastSilent(uint64_t path) {
+  const Path& p = paths_[path];
+  const Hop& h = p.hops.back();
+  const Link* link = topology_->From(h.device, h.out_port);
+  if (link == nullptr) return false;
+  const int32_t silent = link->peer;
+  const int64_t at_silent = h.depart + link->Expected(p.size);
+  // The orphans one link beyond, nearest where the packet would be had it
+  // passed the silent device without waiting.
+  uint64_t orphan = UINT64_MAX;
+  const Key key{silent, p.src, p.dst, p.id};
+  for (auto it = topology_->links().lower_bound({silent, INT64_MIN});
+       it != topology_->links().end() && it->first.first == silent && orphan == UINT64_MAX; ++it) {
+    const Link& next = it->second;
+    orphan = FindOrphan(Key{next.peer, p.src, p.dst, p.id}, next.peer_port, at_silent + next.Expected(p.size));
+  }
+  if (orphan == UINT64_MAX) return false;
+  auto f = flights_.find(key);
+  if (f != flights_.end()) {
+    std::erase_if(f->second, [path](const Flight& x) { return x.path == path; });
+    if (f->second.empty()) flights_.erase(f);
+  }
+  Join(path, orphan, silent);
+  return true;
 }
 
 void Matcher::Finish() {

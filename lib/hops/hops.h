@@ -15,7 +15,12 @@
 // A packet last seen arriving at a device was dropped there; one last seen
 // leaving, with no arrival at the next device within the window, lost its
 // telemetry there (a gap). A packet first seen inside the network had its
-// first hops' telemetry missing (a gap). A device seen twice is a loop.
+// first hops' telemetry missing (a gap) — unless its departure from the
+// device before is logged later, within the window (clocks offset), which
+// joins the two. A packet arriving from a device where it was never seen,
+// but whose flight towards that device was expected there earlier, passed
+// it unlogged: one path with that device as a hop without times (a gap).
+// A device seen twice is a loop.
 //
 // Devices' clocks may be offset: each link's least observed delay over its
 // expected delay is the difference of its ends' offsets (a link does not
@@ -81,7 +86,7 @@ struct Hop {
   int32_t device = -1;
   int64_t arrive = -1, depart = -1;  // ns, offset-corrected; -1: not logged
   int64_t in_port = -1, out_port = -1;
-  int64_t link_ns = 0;  // on the link into this device
+  int64_t link_ns = 0;  // on the link into this device; -1: unknown
 };
 
 struct Path {
@@ -156,6 +161,20 @@ class Matcher {
   void End(uint64_t path);
   void Expire(int64_t now);
   void Watch(uint64_t path, int64_t t);
+  // The path in flight to key.device whose expected arrival is nearest t
+  // within the window (before_only: not after t), taken off the link;
+  // UINT64_MAX when none.
+  uint64_t TakeFlight(const Key& key, int64_t t, bool before_only);
+  // The orphan (a path first seen arriving inside the network) at
+  // next.device, in by `port`, that arrived nearest `expected` within the
+  // window, taken off the orphans; UINT64_MAX when none.
+  uint64_t FindOrphan(const Key& next, int64_t port, int64_t expected);
+  // Puts `path` in front of `orphan`'s hops, with the `silent` device (>= 0)
+  // between them as a hop without times; `path` is gone, `orphan` goes on.
+  void Join(uint64_t path, uint64_t orphan, int32_t silent);
+  // At the end of the window of a path that left for a device that never
+  // logged it: joins it to an orphan one link beyond that device.
+  bool JoinPastSilent(uint64_t path);
 
   Topology* topology_;
   Config config_;
@@ -175,6 +194,9 @@ class Matcher {
   std::unordered_map<uint64_t, int64_t> last_seen_;
   std::unordered_map<Key, std::vector<uint64_t>, KeyHash> inside_;
   std::unordered_map<Key, std::vector<Flight>, KeyHash> flights_;
+  // Paths first seen arriving inside the network, by their first device:
+  // the departure before may be logged later (that device's clock behind).
+  std::unordered_map<Key, std::vector<uint64_t>, KeyHash> orphans_;
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>> deadlines_;
   // The last tuple of each key and direction, to drop duplicates.
   std::unordered_map<Key, std::pair<int64_t, int64_t>, KeyHash> last_tuple_;

@@ -248,7 +248,7 @@ constexpr const char* kShareNote = "share: of the complete packets' summed end-t
 void HopsSection::Text(std::string* out) const {
   const View v = Prepare();
   for (const std::string& s : v.lines) *out += s + "\n";
-  *out += "\n" + std::string(kDeviceTitle) + "; " + kShareNote + "\n";
+  *out += "\n" + std::string(kDeviceTitle) + "\n" + kShareNote + "\n";
   TableText(v.devices, out, kWidth);
   *out += "\n" + std::string(kLinkTitle) + "\n";
   TableText(v.links, out, kWidth);
@@ -280,7 +280,7 @@ void HopsSection::Html(std::string* out) const {
   }
   *out += "<h3>Where each sender's packets spend their time</h3>\n" + StackedBars();
   std::string text;
-  text = std::string(kDeviceTitle) + "; " + kShareNote + "\n";
+  text = std::string(kDeviceTitle) + "\n" + kShareNote + "\n";
   TableText(v.devices, &text, kWidth);
   text += "\n" + std::string(kLinkTitle) + "\n";
   TableText(v.links, &text, kWidth);

@@ -9,7 +9,7 @@
 #   h0->h1 id 8: dropped in s0 (a drop tuple).
 #   h0->h1 id 7 again at 100 us (the id reused): 19.1 us, complete.
 #   h0->h1 id 9: last seen arriving at s0: dropped there.
-#   h2->h1 id 10: s0 did not log it: two pieces, each a gap.
+#   h2->h1 id 10: s0 did not log it: one gap path, s0 a hop without times.
 #   a tuple of an unknown device x9, a departure by h2's port 5 (no link),
 #   and a tuple logged twice: counted.
 # s0 holds 12.9 of the complete paths' 69.4 us (18.6%).
