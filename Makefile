@@ -11,7 +11,7 @@ DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   tcpdump libpcap-dev iproute2
 
 BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr rp-diagnose rp-hops \
-  rp-ns3-incast
+  rp-ns3-incast rp-pcap
 
 .PHONY: deps build demo test lammps bench golden docs install clean
 

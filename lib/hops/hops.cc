@@ -205,6 +205,16 @@ void Matcher::Leave(const Tuple& x) {
     if (in->second.empty()) inside_.erase(in);
   }
   if (path == UINT64_MAX) {
+    auto late = timed_out_.find(key);
+    if (late != timed_out_.end() && late->second <= x.t) {
+      // Declared dropped here by the window, and now it leaves: it queued
+      // longer than the window. Counted, so the user can raise it.
+      ++counts_.late;
+      counts_.longest_late = std::max(counts_.longest_late, x.t - late->second);
+      timed_out_.erase(late);
+    }
+  }
+  if (path == UINT64_MAX) {
     // Left without an arrival logged: the path starts here, its arrival
     // (and what came before) missing.
     path = Start(x);
@@ -387,12 +397,22 @@ void Matcher::Expire(int64_t now) {
       // An orphan that had ended: its end stands.
     } else if (h.depart < 0) {
       p.dropped = true;  // last seen arriving: dropped inside that device
+      if (h.arrive >= 0) RememberTimeout(Key{h.device, p.src, p.dst, p.id}, h.arrive, now);
     } else if (JoinPastSilent(d.path)) {
       continue;
     } else {
       p.gap = true;  // left, never seen arriving: the next device's log lacks it
     }
     End(d.path);
+  }
+}
+
+void Matcher::RememberTimeout(const Key& key, int64_t arrive, int64_t now) {
+  timed_out_[key] = arrive;
+  // Bounded: forgotten after 100 windows.
+  if (timed_out_.size() % 65536 == 0) {
+    const int64_t horizon = now - 100 * config_.window;
+    std::erase_if(timed_out_, [horizon](const auto& kv) { return kv.second < horizon; });
   }
 }
 

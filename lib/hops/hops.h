@@ -111,6 +111,10 @@ struct Config {
 struct Counts {
   int64_t tuples = 0, complete = 0, dropped = 0, gaps = 0, loops = 0, duplicates = 0, unknown = 0, no_link = 0,
           backwards = 0, one_hop = 0;
+  // Departures from a device after the window had declared the packet
+  // dropped there (it queued longer than the window), and the longest such
+  // stay, ns.
+  int64_t late = 0, longest_late = 0;
 };
 
 // Rebuilds paths from net tuples fed in (roughly: within the window) time
@@ -175,6 +179,7 @@ class Matcher {
   // At the end of the window of a path that left for a device that never
   // logged it: joins it to an orphan one link beyond that device.
   bool JoinPastSilent(uint64_t path);
+  void RememberTimeout(const Key& key, int64_t arrive, int64_t now);
 
   Topology* topology_;
   Config config_;
@@ -198,6 +203,9 @@ class Matcher {
   // the departure before may be logged later (that device's clock behind).
   std::unordered_map<Key, std::vector<uint64_t>, KeyHash> orphans_;
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>> deadlines_;
+  // Packets declared dropped by the window, by device and key: the
+  // arrival time. A departure that finds one was late, not a new packet.
+  std::unordered_map<Key, int64_t, KeyHash> timed_out_;
   // The last tuple of each key and direction, to drop duplicates.
   std::unordered_map<Key, std::pair<int64_t, int64_t>, KeyHash> last_tuple_;
   uint64_t next_path_ = 0;

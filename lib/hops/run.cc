@@ -180,6 +180,7 @@ class Summary {
     r.set_no_link(c.no_link);
     r.set_backwards(c.backwards);
     r.set_one_hop(c.one_hop);
+    r.set_late(c.late);
     return out.Write(r);
   }
 
@@ -338,6 +339,11 @@ Status Run(const RunConfig& config, trace::InputSet& input, trace::Writer& out) 
   const Counts& c = matcher->counts();
   if (c.unknown > 0) spdlog::warn("{} tuples of devices no link record names (or of unknown kinds): skipped", c.unknown);
   if (c.no_link > 0) spdlog::warn("{} packets left by a port without a link record: their paths end there", c.no_link);
+  if (c.late > 0) {
+    spdlog::warn("{} packets left a device up to {} ns after arriving, longer than the window ({} ns): each was "
+                 "taken for a drop and a new packet; rerun with --window {} or more",
+                 c.late, c.longest_late, config.window, 2 * c.longest_late);
+  }
   if (c.duplicates > 0) spdlog::info("{} tuples logged twice: counted once", c.duplicates);
   if (c.backwards > 0) {
     spdlog::warn("{} tuples came later than the window ({} ns) allows: matched as they came (raise --window)",

@@ -192,6 +192,7 @@ HopsSection::View HopsSection::Prepare() const {
   note(run.has_no_link(), run.no_link, "departures by a port without a link (paths end there)");
   note(run.has_backwards(), run.backwards, "tuples later than the window allows");
   note(run.has_one_hop(), run.one_hop, "packets seen at one device only");
+  note(run.has_late(), run.late, "packets stayed in a device longer than the window (raise --window)");
   if (!bad.empty()) {
     std::string s = "telemetry:";
     for (size_t i = 0; i < bad.size(); ++i) s += (i ? "; " : " ") + bad[i];

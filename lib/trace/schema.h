@@ -516,7 +516,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, unknown, Opt, "run: tuples of devices no link names")               \
   X(Int, no_link, Opt, "run: departures by a port without a link")           \
   X(Int, backwards, Opt, "run: tuples older than the reorder window allows") \
-  X(Int, one_hop, Opt, "run: packets seen at one device only")
+  X(Int, one_hop, Opt, "run: packets seen at one device only")              \
+  X(Int, late, Opt,                                                            \
+    "run: packets that left a device after the window had declared them "    \
+    "dropped there (they queued longer: raise --window)")
 
 // The record types, in the order the schema documents them.
 #define RP_RECORD_TYPES(R)                                                     \

@@ -1,6 +1,6 @@
 """Checks rp-hops' answer against a source's ground truth.
 
-    check_hops.py ns3 TRUTH.json HOPS.ndjson
+    check_hops.py ns3|linux TRUTH.json HOPS.ndjson
 
 ns3: the ground truth rp-ns3-incast wrote (--truth). Every marked packet
 sent is one path; the complete ones are those received, the dropped ones
@@ -9,6 +9,12 @@ link's delay is size * 8 / rate + propagation to the nanosecond; the spines
 queue at most behind one packet per other leaf; the receiver's leaf at most
 (queue + 1) packets' serialisation; estimated clock offsets equal the ones
 set; for every complete path the hop delays add up to its latency.
+
+linux: what bridge_incast.sh measured. Every packet sent is one path; the
+complete ones as many as the receiver got, the dropped ones as many as
+tc's tbf counted, all in the switch; no interval negative; the switch's
+delay within the tbf queue's limit * 8 / rate (all but a scheduling stall:
+99% within it, every one within it plus 5 ms); hop delays add up.
 """
 import json
 import sys
@@ -104,12 +110,45 @@ def check_ns3(truth, records):
           f"(bound {leaf_bound}); spines up to {worst_spine} ns (bound {spine_bound})")
 
 
+def check_linux(truth, records):
+    paths = [r for r in records if r["type"] == "hop_path"]
+    if truth["capture_lost"]:
+        fail(f"tcpdump lost {truth['capture_lost']} packets: the captures are incomplete")
+    if len(paths) != truth["sent"]:
+        fail(f"{len(paths)} paths, {truth['sent']} packets sent")
+    status = Counter(p["status"] for p in paths)
+    if status["complete"] != truth["received"] or status["dropped"] != truth["tc_dropped"] or len(status) > 2:
+        fail(f"statuses {dict(status)}: {truth['received']} received, tc dropped {truth['tc_dropped']}")
+    at = Counter(p.get("dropped_at") for p in paths if p["status"] == "dropped")
+    if set(at) - {truth["switch"]}:
+        fail(f"drops outside the switch: {dict(at)}")
+    waits = []
+    for p in paths:
+        for ns in p["link_ns"][1:] + p["device_ns"]:
+            if ns < 0:
+                fail(f"a negative interval: {p}")
+        if p["status"] == "complete":
+            waits.append(p["device_ns"][p["devices"].index(truth["switch"])])
+    bound = truth["limit_bytes"] * 8 * 10**9 // truth["rate_bps"]
+    waits.sort()
+    p99 = waits[int(0.99 * (len(waits) - 1))]
+    if p99 > bound or waits[-1] > bound + 5_000_000:
+        fail(f"switch delay p99 {p99} ns, max {waits[-1]} ns; bound {bound} ns")
+    check_sums(paths)
+    over = sum(1 for w in waits if w > bound)
+    print(f"{len(paths)} packets: {status['complete']} complete, {status['dropped']} dropped in "
+          f"{truth['switch']} (tc: {truth['tc_dropped']}); switch delay p99 {p99} ns, max {waits[-1]} ns "
+          f"against limit*8/rate = {bound} ns ({over} over it)")
+
+
 def main():
     kind, truth, hops = sys.argv[1:4]
     with open(truth) as f:
         t = json.load(f)
     if kind == "ns3":
         check_ns3(t, read(hops))
+    elif kind == "linux":
+        check_linux(t, read(hops))
     else:
         fail(f"unknown source {kind}")
 
