@@ -69,6 +69,7 @@ bench: build
 	tests/bench/init_bench.sh
 	tests/bench/stages_bench.sh
 	tests/bench/pipeline_bench.sh
+	tests/bench/hops_bench.sh
 
 # Regenerate the CLI golden files after an intended output change.
 golden: build

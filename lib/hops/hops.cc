@@ -20,14 +20,16 @@ bool Topology::Add(const trace::LinkRecord& link) {
 }
 
 int32_t Topology::Find(std::string_view device) const {
-  auto it = index_.find(std::string(device));
+  auto it = index_.find(device);
   return it == index_.end() ? -1 : it->second;
 }
 
 int32_t Topology::Intern(std::string_view device) {
-  auto [it, added] = index_.emplace(std::string(device), static_cast<int32_t>(names_.size()));
-  if (added) names_.emplace_back(device);
-  return it->second;
+  auto it = index_.find(device);
+  if (it != index_.end()) return it->second;
+  index_.emplace(std::string(device), static_cast<int32_t>(names_.size()));
+  names_.emplace_back(device);
+  return static_cast<int32_t>(names_.size() - 1);
 }
 
 const Link* Topology::From(int32_t device, int64_t port) const {
@@ -62,9 +64,11 @@ Matcher::Matcher(Topology* topology, const Config& config, std::function<void(Pa
 Matcher::~Matcher() = default;
 
 int32_t Matcher::HostIndex(std::string_view host) {
-  auto [it, added] = host_index_.emplace(std::string(host), static_cast<int32_t>(hosts_.size()));
-  if (added) hosts_.emplace_back(host);
-  return it->second;
+  auto it = host_index_.find(host);
+  if (it != host_index_.end()) return it->second;
+  host_index_.emplace(std::string(host), static_cast<int32_t>(hosts_.size()));
+  hosts_.emplace_back(host);
+  return static_cast<int32_t>(hosts_.size() - 1);
 }
 
 void Matcher::Add(const trace::NetRecord& r) {
@@ -96,26 +100,38 @@ void Matcher::Add(const trace::NetRecord& r) {
     return;
   }
   newest_ = std::max(newest_, x.t);
-  pending_.push(x);
-  while (!pending_.empty() && pending_.top().t < newest_ - config_.window) {
-    Tuple next = pending_.top();
-    pending_.pop();
-    released_ = next.t;
-    Process(next);
+  if (pending_.empty() || pending_.back().t <= x.t) {
+    pending_.push_back(x);
+  } else {
+    // Input order breaks ties: after every tuple of the same time.
+    auto at = std::upper_bound(pending_.begin(), pending_.end(), x.t,
+                               [](int64_t t, const Tuple& y) { return t < y.t; });
+    pending_.insert(at, x);
   }
+  while (!pending_.empty() && pending_.front().t < newest_ - config_.window) {
+    Release(pending_.front());
+    pending_.pop_front();
+  }
+}
+
+void Matcher::Release(const Tuple& x) {
+  released_ = x.t;
+  Process(x);
 }
 
 void Matcher::Process(const Tuple& x) {
   Expire(x.t);
   // The same tuple twice (a log drained twice): once is enough.
   const Key key{x.device, x.src, x.dst, x.id};
-  auto [last, added] = last_tuple_.try_emplace(key, INT64_MIN, -1);
+  if (x.t != seen_t_) {
+    seen_now_.clear();
+    seen_t_ = x.t;
+  }
   const int64_t tag = static_cast<int64_t>(x.direction) * 1000003 + x.port;
-  if (!added && last->second.first == x.t && last->second.second == tag) {
+  if (!seen_now_.insert(Seen{key, tag}).second) {
     ++counts_.duplicates;
     return;
   }
-  last->second = {x.t, tag};
   switch (x.direction) {
     case Direction::kIn: Arrive(x); break;
     case Direction::kOut: Leave(x); break;
@@ -127,6 +143,7 @@ void Matcher::Process(const Tuple& x) {
 uint64_t Matcher::Start(const Tuple& x) {
   const uint64_t n = next_path_++;
   Path& p = paths_[n];
+  p.hops.reserve(8);  // a leaf-spine path's length: no regrowth
   p.src = x.src;
   p.dst = x.dst;
   p.id = x.id;
@@ -139,7 +156,7 @@ uint64_t Matcher::Start(const Tuple& x) {
 
 void Matcher::Watch(uint64_t path, int64_t t) {
   last_seen_[path] = t;
-  deadlines_.push({t + config_.window, path});
+  deadlines_.push_back({t + config_.window, path});
 }
 
 uint64_t Matcher::TakeFlight(const Key& key, int64_t t, bool before_only) {
@@ -386,9 +403,9 @@ void Matcher::End(uint64_t n) {
 }
 
 void Matcher::Expire(int64_t now) {
-  while (!deadlines_.empty() && deadlines_.top().t < now) {
-    const Deadline d = deadlines_.top();
-    deadlines_.pop();
+  while (!deadlines_.empty() && deadlines_.front().t < now) {
+    const Deadline d = deadlines_.front();
+    deadlines_.pop_front();
     auto seen = last_seen_.find(d.path);
     if (seen == last_seen_.end() || seen->second + config_.window != d.t) continue;  // moved on since
     Path& p = paths_[d.path];
@@ -443,12 +460,8 @@ bool Matcher::JoinPastSilent(uint64_t path) {
 }
 
 void Matcher::Finish() {
-  while (!pending_.empty()) {
-    Tuple next = pending_.top();
-    pending_.pop();
-    released_ = next.t;
-    Process(next);
-  }
+  for (const Tuple& x : pending_) Release(x);
+  pending_.clear();
   Expire(INT64_MAX);
 }
 

@@ -37,15 +37,24 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <deque>
 #include <queue>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "lib/trace/schema.h"
 
 namespace rp::hops {
+
+// Names looked up by string_view without building a std::string.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+using NameIndex = std::unordered_map<std::string, int32_t, NameHash, std::equal_to<>>;
 
 struct Link {
   int32_t peer = -1;  // device index
@@ -75,7 +84,7 @@ class Topology {
 
  private:
   std::vector<std::string> names_;
-  std::unordered_map<std::string, int32_t> index_;
+  NameIndex index_;
   std::map<std::pair<int32_t, int64_t>, Link> links_;
 };
 
@@ -186,12 +195,13 @@ class Matcher {
   std::function<void(Path&&)> done_;
   Counts counts_;
   std::vector<std::string> hosts_;
-  std::unordered_map<std::string, int32_t> host_index_;
-  // Reorder buffer: tuples wait until the window has passed them.
-  struct Later {
-    bool operator()(const Tuple& a, const Tuple& b) const { return a.t != b.t ? a.t > b.t : a.order > b.order; }
-  };
-  std::priority_queue<Tuple, std::vector<Tuple>, Later> pending_;
+  NameIndex host_index_;
+  // Reorder buffer: tuples wait, sorted by (t, input order), until the
+  // window has passed them. Logs come nearly in order, so a tuple goes in
+  // at or near the back: a sorted deque costs O(1) a tuple where a heap
+  // costs O(log n) moves.
+  std::deque<Tuple> pending_;
+  void Release(const Tuple& x);
   int64_t newest_ = INT64_MIN, released_ = INT64_MIN;
   // Open paths by number; inside a device (arrived, not left), and on a
   // link towards a device.
@@ -202,12 +212,26 @@ class Matcher {
   // Paths first seen arriving inside the network, by their first device:
   // the departure before may be logged later (that device's clock behind).
   std::unordered_map<Key, std::vector<uint64_t>, KeyHash> orphans_;
-  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>> deadlines_;
+  // In time order: tuples are processed in time order and the window is
+  // fixed (a tuple beyond the window, processed late, only delays the
+  // deadlines after its own).
+  std::deque<Deadline> deadlines_;
   // Packets declared dropped by the window, by device and key: the
   // arrival time. A departure that finds one was late, not a new packet.
   std::unordered_map<Key, int64_t, KeyHash> timed_out_;
-  // The last tuple of each key and direction, to drop duplicates.
-  std::unordered_map<Key, std::pair<int64_t, int64_t>, KeyHash> last_tuple_;
+  // The tuples processed at the current time, to drop duplicates: a tuple
+  // logged twice has the same time, and tuples are processed in time
+  // order, so memory stays one timestamp's tuples.
+  struct Seen {
+    Key key;
+    int64_t tag;
+    bool operator==(const Seen&) const = default;
+  };
+  struct SeenHash {
+    size_t operator()(const Seen& s) const { return KeyHash()(s.key) ^ static_cast<size_t>(s.tag) * 31; }
+  };
+  std::unordered_set<Seen, SeenHash> seen_now_;
+  int64_t seen_t_ = INT64_MIN;
   uint64_t next_path_ = 0;
 };
 

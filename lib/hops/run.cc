@@ -13,7 +13,7 @@
 namespace rp::hops {
 namespace {
 
-// Delays for percentiles: exact up to 65,536 values, then in buckets 1%
+// Delays for percentiles: exact up to 4,096 values, then in buckets 1%
 // apart, so memory stays bounded on any log.
 class Delays {
  public:
@@ -21,7 +21,7 @@ class Delays {
     ++count_;
     total_ += ns;
     most_ = std::max(most_, ns);
-    if (buckets_.empty() && exact_.size() < 65536) {
+    if (buckets_.empty() && exact_.size() < 4096) {
       exact_.push_back(ns);
       return;
     }
@@ -65,8 +65,18 @@ struct DeviceFigures {
 struct SenderFigures {
   Delays latency;  // of complete paths
   int64_t packets = 0, drops = 0;
-  std::map<int32_t, std::pair<double, int64_t>> devices;  // device -> (sum of hop positions, ns)
-  std::map<int32_t, int64_t> seen;                        // device -> hops counted
+  struct Device {
+    int32_t device;
+    double positions = 0;  // summed hop positions, for the path order
+    int64_t ns = 0, seen = 0;
+  };
+  std::vector<Device> devices;  // a sender's paths pass few devices
+  Device& Of(int32_t device) {
+    for (Device& d : devices) {
+      if (d.device == device) return d;
+    }
+    return devices.emplace_back(Device{device});
+  }
 };
 
 class Summary {
@@ -75,9 +85,11 @@ class Summary {
 
   void Add(const Path& p) {
     const bool complete = std::string_view(p.Status()) == "complete";
-    SenderFigures& s = senders_[matcher_.Host(p.src)];
+    if (static_cast<size_t>(p.src) >= senders_.size()) senders_.resize(p.src + 1);
+    SenderFigures& s = senders_[p.src];
     ++s.packets;
     if (p.dropped) ++s.drops;
+    if (devices_.size() < topology_.size()) devices_.resize(topology_.size());
     for (size_t i = 0; i < p.hops.size(); ++i) {
       const Hop& h = p.hops[i];
       DeviceFigures& d = devices_[h.device];
@@ -95,10 +107,10 @@ class Summary {
         if (complete) l.on_complete += h.link_ns;
       }
       if (complete) {
-        auto& [position, ns] = s.devices[h.device];
-        position += static_cast<double>(i);
-        ++s.seen[h.device];
-        ns += (h.depart - h.arrive) + (i > 0 ? h.link_ns : 0);
+        SenderFigures::Device& sd = s.Of(h.device);
+        sd.positions += static_cast<double>(i);
+        ++sd.seen;
+        sd.ns += (h.depart - h.arrive) + (i > 0 ? h.link_ns : 0);
       }
     }
     if (complete) {
@@ -113,7 +125,9 @@ class Summary {
   Status Write(const std::vector<int64_t>& offsets, trace::Writer& out) {
     const double all = static_cast<double>(run_.latency.total());
     std::vector<int32_t> order;
-    for (const auto& [device, f] : devices_) order.push_back(device);
+    for (size_t device = 0; device < devices_.size(); ++device) {
+      if (devices_[device].packets > 0) order.push_back(static_cast<int32_t>(device));
+    }
     std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return topology_.Name(a) < topology_.Name(b); });
     for (int32_t device : order) {
       DeviceFigures& f = devices_[device];
@@ -140,18 +154,27 @@ class Summary {
       r.clear_drops();
       RP_RETURN_IF_ERROR(out.Write(r));
     }
-    for (auto& [host, s] : senders_) {
+    std::vector<int32_t> senders;
+    for (size_t host = 0; host < senders_.size(); ++host) {
+      if (senders_[host].packets > 0) senders.push_back(static_cast<int32_t>(host));
+    }
+    std::sort(senders.begin(), senders.end(),
+              [&](int32_t a, int32_t b) { return matcher_.Host(a) < matcher_.Host(b); });
+    for (int32_t host : senders) {
+      SenderFigures& s = senders_[host];
       trace::HopSummaryRecord r;
       r.set_kind("sender");
-      r.set_sender(host);
+      r.set_sender(matcher_.Host(host));
       r.set_packets(s.packets);
       r.set_drops(s.drops);
       r.set_complete(s.latency.count());
       Quantiles(s.latency, &r);
       // Devices in path order: by their mean position on the paths.
       std::vector<std::pair<double, int32_t>> by_position;
-      for (const auto& [device, pn] : s.devices) {
-        by_position.emplace_back(pn.first / static_cast<double>(s.seen[device]), device);
+      std::map<int32_t, int64_t> ns;
+      for (const SenderFigures::Device& d : s.devices) {
+        by_position.emplace_back(d.positions / static_cast<double>(d.seen), d.device);
+        ns[d.device] = d.ns;
       }
       std::sort(by_position.begin(), by_position.end(), [&](const auto& a, const auto& b) {
         return a.first != b.first ? a.first < b.first : topology_.Name(a.second) < topology_.Name(b.second);
@@ -160,7 +183,7 @@ class Summary {
       std::vector<int64_t> totals;
       for (const auto& [position, device] : by_position) {
         names.push_back(topology_.Name(device));
-        totals.push_back(s.devices[device].second);
+        totals.push_back(ns[device]);
       }
       r.set_devices(names);
       r.set_device_total(totals);
@@ -203,47 +226,51 @@ class Summary {
 
   const Topology& topology_;
   const Matcher& matcher_;
-  std::map<int32_t, DeviceFigures> devices_;
-  std::map<std::pair<int32_t, int64_t>, DeviceFigures> links_;
-  std::map<std::string, SenderFigures> senders_;
+  std::vector<DeviceFigures> devices_;                       // by device index
+  std::map<std::pair<int32_t, int64_t>, DeviceFigures> links_;  // by (device, port)
+  std::vector<SenderFigures> senders_;                        // by host index
   SenderFigures run_;
 };
 
-trace::HopPathRecord ToRecord(const Path& p, const Topology& topology, const Matcher& matcher) {
-  trace::HopPathRecord r;
-  r.set_src(matcher.Host(p.src));
-  r.set_dst(matcher.Host(p.dst));
-  r.set_id(p.id);
-  if (p.size >= 0) r.set_size(p.size);
-  r.set_status(p.Status());
-  std::vector<std::string> devices;
-  std::vector<int64_t> arrive, depart, link_ns, device_ns;
-  for (const Hop& h : p.hops) {
-    devices.push_back(topology.Name(h.device));
-    arrive.push_back(h.arrive);
-    depart.push_back(h.depart);
-    link_ns.push_back(h.link_ns);
-    device_ns.push_back(h.arrive >= 0 && h.depart >= 0 ? h.depart - h.arrive : 0);
-  }
-  r.set_devices(devices);
-  r.set_arrive(arrive);
-  r.set_depart(depart);
-  r.set_link_ns(link_ns);
-  r.set_device_ns(device_ns);
+// One packet's record, written into *r (reused: its vectors and strings
+// keep their capacity from packet to packet).
+void FillRecord(const Path& p, const Topology& topology, const Matcher& matcher, trace::HopPathRecord* r) {
+  r->Clear();
+  r->set_src(matcher.Host(p.src));
+  r->set_dst(matcher.Host(p.dst));
+  r->set_id(p.id);
+  if (p.size >= 0) r->set_size(p.size);
+  r->set_status(p.Status());
+  const size_t n = p.hops.size();
+  auto& devices = r->mutable_devices();
+  auto& arrive = r->mutable_arrive();
+  auto& depart = r->mutable_depart();
+  auto& link_ns = r->mutable_link_ns();
+  auto& device_ns = r->mutable_device_ns();
+  devices.resize(n);
+  arrive.resize(n);
+  depart.resize(n);
+  link_ns.resize(n);
+  device_ns.resize(n);
   int64_t first = INT64_MAX, last = INT64_MIN;
-  for (const Hop& h : p.hops) {
+  for (size_t i = 0; i < n; ++i) {
+    const Hop& h = p.hops[i];
+    devices[i] = topology.Name(h.device);
+    arrive[i] = h.arrive;
+    depart[i] = h.depart;
+    link_ns[i] = h.link_ns;
+    device_ns[i] = h.arrive >= 0 && h.depart >= 0 ? h.depart - h.arrive : 0;
     for (int64_t t : {h.arrive, h.depart}) {
       if (t < 0) continue;
       first = std::min(first, t);
       last = std::max(last, t);
     }
   }
-  if (first <= last) r.set_latency(last - first);
-  if (p.dropped) r.set_dropped_at(topology.Name(p.hops.back().device));
-  if (p.rank) r.set_rank(*p.rank);
-  if (p.site) r.set_site(*p.site);
-  if (p.seq) r.set_seq(*p.seq);
-  return r;
+  if (first <= last) r->set_latency(last - first);
+  if (p.dropped) r->set_dropped_at(topology.Name(p.hops.back().device));
+  if (p.rank) r->set_rank(*p.rank);
+  if (p.site) r->set_site(*p.site);
+  if (p.seq) r->set_seq(*p.seq);
 }
 
 }  // namespace
@@ -271,9 +298,13 @@ Status Run(const RunConfig& config, trace::InputSet& input, trace::Writer& out) 
   std::unique_ptr<Summary> summary;
   std::vector<int64_t> offsets;
   Status failed = OkStatus();
+  trace::HopPathRecord record;
   auto done = [&](Path&& p) {
     summary->Add(p);
-    if (config.paths && failed.ok()) failed = out.Write(ToRecord(p, topology, *matcher));
+    if (config.paths && failed.ok()) {
+      FillRecord(p, topology, *matcher, &record);
+      failed = out.Write(record);
+    }
   };
   auto start = [&]() {
     if (matcher) return;

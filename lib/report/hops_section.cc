@@ -175,12 +175,14 @@ HopsSection::View HopsSection::Prepare() const {
   std::stable_sort(drops.begin(), drops.end(), [](const auto* a, const auto* b) { return a->drops > b->drops; });
   if (!drops.empty()) {
     std::string s = "drop sites:";
-    for (size_t i = 0; i < drops.size(); ++i) {
+    constexpr size_t kSites = 5;
+    for (size_t i = 0; i < drops.size() && i < kSites; ++i) {
       const auto* r = drops[i];
       s += std::string(i ? "," : "") + " " + r->device + " " + Count(r->drops) + " (" +
            Trim(Percent(static_cast<double>(r->drops) / static_cast<double>(std::max<int64_t>(r->packets, 1)))) +
            " of the packets reaching it)";
     }
+    if (drops.size() > kSites) s += ", and " + Count(drops.size() - kSites) + " more devices";
     v.lines.push_back(s);
   }
   std::vector<std::string> bad;

@@ -30,29 +30,7 @@ echo "$records mpi records, $(($(stat -c %s "$work/halo.ndjson") / records)) byt
 runs=${RP_BENCH_RUNS:-3}
 echo "each row: the median of $runs runs (RP_BENCH_RUNS); ev/CPU-s range: the slowest and fastest run"
 printf "%-22s %10s %8s %12s %12s %19s %10s\n" stage events wall_s "events/s" "ev/CPU-s" "ev/CPU-s range" "RSS_MB"
-at_least_tick() { awk '{print ($1 < 0.01) ? 0.01 : $1}'; }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-run() {  # $1 name, rest: command (stdout discarded)
-  local name=$1 walls="" cpus="" peak=0 i wall user sys kb
-  shift
-  for ((i = 0; i < runs; i++)); do
-    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null
-    read -r wall user sys kb <"$work/time"
-    # /usr/bin/time counts in hundredths: a run too short to count takes one
-    walls+="$(echo "$wall" | at_least_tick)"$'\n'
-    cpus+="$(echo "$user + $sys" | bc -l | at_least_tick)"$'\n'
-    ((kb > peak)) && peak=$kb
-  done
-  wall=$(printf "%s" "$walls" | median)
-  local cpu slowest fastest
-  cpu=$(printf "%s" "$cpus" | median)
-  slowest=$(printf "%s" "$cpus" | sort -g | tail -1)
-  fastest=$(printf "%s" "$cpus" | sort -g | head -1)
-  printf "%-22s %10d %8.2f %12.0f %12.0f %9.2fM..%6.2fM %10.1f\n" "$name" "$records" "$wall" \
-    "$(echo "$records / $wall" | bc -l)" "$(echo "$records / $cpu" | bc -l)" \
-    "$(echo "$records / $slowest / 1000000" | bc -l)" "$(echo "$records / $fastest / 1000000" | bc -l)" \
-    "$(echo "$peak / 1024" | bc -l)"
-}
+source tests/bench/bench_lib.sh
 run "floor: zstd -d" zstd -q -d -c "$work/halo.ndjson.zst"
 run "floor: zstd -1 -T1" zstd -q -1 -T1 -c "$work/halo.ndjson"
 run "rp-cat --count" $bin/cmd/rp-cat/rp-cat --count "$work/halo.ndjson.zst"
