@@ -16,6 +16,7 @@ bool Topology::Add(const trace::LinkRecord& link) {
   l.rate = link.has_rate() ? link.rate : 0;
   l.delay = link.has_delay() ? link.delay : 0;
   auto [it, added] = links_.emplace(std::make_pair(from, link.port), l);
+  by_port_.emplace(it->first, &it->second);
   return added || (it->second.peer == to && it->second.peer_port == l.peer_port);
 }
 
@@ -33,8 +34,8 @@ int32_t Topology::Intern(std::string_view device) {
 }
 
 const Link* Topology::From(int32_t device, int64_t port) const {
-  auto it = links_.find({device, port});
-  return it == links_.end() ? nullptr : &it->second;
+  auto it = by_port_.find({device, port});
+  return it == by_port_.end() ? nullptr : it->second;
 }
 
 Direction DirectionOf(std::string_view kind) {

@@ -86,6 +86,14 @@ class Topology {
   std::vector<std::string> names_;
   NameIndex index_;
   std::map<std::pair<int32_t, int64_t>, Link> links_;
+  // The same links for lookup by (device, port) on every tuple; a map's
+  // nodes do not move, so the pointers stay valid.
+  struct PortHash {
+    size_t operator()(const std::pair<int32_t, int64_t>& k) const {
+      return (static_cast<uint64_t>(k.second) * 0x9E3779B97F4A7C15ull) ^ static_cast<uint32_t>(k.first);
+    }
+  };
+  std::unordered_map<std::pair<int32_t, int64_t>, const Link*, PortHash> by_port_;
 };
 
 enum class Direction { kIn, kOut, kDrop, kInvalid };
