@@ -19,8 +19,8 @@ int main(int argc, char** argv) {
   rp::hops::PcapConfig config;
   CLI::App& app = tool.app();
   app.add_option("captures", captures, "KIND[+KIND]@DEVICE[:PORT]=FILE: what the capture saw, e.g. "
-                                       "switch_in@sw:1=sw-p1.in.pcap")
-      ->required();
+                                       "switch_in@sw:1=sw-p1.in.pcap (none: write the topology's link "
+                                       "records only)");
   app.add_option("--link", links, "DEVICE:PORT=PEER:PORT[,RATE[,DELAY_NS]]: a link, both directions (RATE in "
                                   "bits/s, k, M, G allowed)")
       ->type_name("SPEC")
@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
       "  rp-pcap --link h1:0=sw:1 --link r:0=sw:0 --name 10.0.0.1=h1 --name 10.0.0.9=r \\\n"
       "      host_send+nic_tx@h1:0=h1.out.pcap switch_in@sw:1=sw1.in.pcap \\\n"
       "      switch_out@sw:0=sw0.out.pcap nic_rx+host_recv@r:0=r.in.pcap -o net.ndjson\n"
-      "  rp-pcap --topology fabric.txt ... | rp-hops --calibrate 0 --format text");
+      "  rp-pcap --topology fabric.txt ... | rp-hops --calibrate 0 --format text\n"
+      "  rp-pcap --topology fabric.txt > links.ndjson   # a topology file as link records");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     std::vector<rp::trace::LinkRecord> link_records;
     if (!topology.empty()) {
@@ -65,6 +66,9 @@ int main(int argc, char** argv) {
       }
     }
     for (const std::string& l : links) RP_RETURN_IF_ERROR(rp::hops::ParseLink(l, &link_records));
+    if (captures.empty() && link_records.empty()) {
+      return rp::InputError("nothing to convert: give captures, or a topology (--link, --topology) to write");
+    }
     for (const std::string& n : names) {
       const size_t eq = n.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == n.size()) {

@@ -264,10 +264,10 @@ Status WriteCaptures(const PcapConfig& config, const std::vector<trace::LinkReco
   RP_RETURN_IF_ERROR(ReadCaptures(
       config, captures, [&](const trace::NetRecord& r) { return out.Write(r); }, &counts));
   RP_RETURN_IF_ERROR(out.Close());
-  spdlog::info("{} packets read, {} marked", counts.packets, counts.marked);
+  if (!captures.empty()) spdlog::info("{} packets read, {} marked", counts.packets, counts.marked);
   if (counts.not_ipv4 > 0) spdlog::info("{} packets not IPv4: skipped", counts.not_ipv4);
   if (counts.truncated > 0) spdlog::warn("{} packets cut short before their id: skipped", counts.truncated);
-  if (counts.marked == 0) {
+  if (counts.marked == 0 && !captures.empty()) {
     return NothingError(config.dscp < 0 ? std::string("no IPv4 packets in the captures")
                                         : "no marked packets (IPv4 with DSCP " + std::to_string(config.dscp) +
                                               ") in the captures");

@@ -62,7 +62,7 @@ Status ReadCaptures(const PcapConfig& config, const std::vector<CaptureSpec>& ca
 
 // The whole conversion: a header (producer rp-pcap), the link records,
 // then the tuples of ReadCaptures; closes `out`. Exit status 1
-// (NothingError) when no packet is marked.
+// (NothingError) when captures are given and no packet in them is marked.
 Status WriteCaptures(const PcapConfig& config, const std::vector<trace::LinkRecord>& links,
                      const std::vector<CaptureSpec>& captures, trace::Writer& out);
 

@@ -1,0 +1,2 @@
+# Neither captures nor a topology.
+rp-pcap
