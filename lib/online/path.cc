@@ -1,0 +1,119 @@
+#include "lib/online/path.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace rp::online {
+namespace {
+
+constexpr uint16_t kVersion = 1;
+
+// Little-endian fields of the wire record (every machine this runs on is
+// little-endian; memcpy keeps it free of alignment assumptions).
+template <typename T>
+void Put(uint8_t* at, T v) {
+  std::memcpy(at, &v, sizeof v);
+}
+template <typename T>
+T Get(const uint8_t* at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  return v;
+}
+
+// Header layout: version u16, sites u16, end rank i32, t, compute, mpi,
+// other compute, other mpi (i64 each) = 48 bytes.
+int64_t WireLength(const uint8_t* p) { return Get<int64_t>(p + 16) + Get<int64_t>(p + 24); }
+
+}  // namespace
+
+SiteShare& Path::Share(uint64_t site) {
+  if (last_ < sites_.size() && sites_[last_].site == site) return sites_[last_];
+  for (size_t i = 0; i < sites_.size(); ++i) {
+    if (sites_[i].site == site) return sites_[last_ = i];
+  }
+  if (sites_.size() < kSites) {
+    sites_.push_back(SiteShare{site});
+    return sites_[last_ = sites_.size() - 1];
+  }
+  // Full: the lightest site gives way, its time summed apart.
+  size_t lightest = 0;
+  for (size_t i = 1; i < sites_.size(); ++i) {
+    if (sites_[i].total() < sites_[lightest].total()) lightest = i;
+  }
+  other_compute_ += sites_[lightest].compute;
+  other_mpi_ += sites_[lightest].mpi;
+  sites_[lightest] = SiteShare{site};
+  return sites_[last_ = lightest];
+}
+
+size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
+  const size_t bytes = WireBytes();
+  if (out.size() < bytes) return 0;
+  uint8_t* p = out.data();
+  Put<uint16_t>(p, kVersion);
+  Put<uint16_t>(p + 2, static_cast<uint16_t>(sites_.size()));
+  Put<int32_t>(p + 4, end_rank_);
+  Put<int64_t>(p + 8, t);
+  Put<int64_t>(p + 16, compute_);
+  Put<int64_t>(p + 24, mpi_);
+  Put<int64_t>(p + 32, other_compute_);
+  Put<int64_t>(p + 40, other_mpi_);
+  p += kHeaderBytes;
+  for (const SiteShare& s : sites_) {
+    Put<uint64_t>(p, s.site);
+    Put<int64_t>(p + 8, s.compute);
+    Put<int64_t>(p + 16, s.mpi);
+    p += kSiteBytes;
+  }
+  return bytes;
+}
+
+bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
+  if (in.size() < kHeaderBytes) return false;
+  const uint8_t* p = in.data();
+  const size_t n = Get<uint16_t>(p + 2);
+  if (Get<uint16_t>(p) != kVersion || n > kSites || in.size() < kHeaderBytes + n * kSiteBytes) return false;
+  path->end_rank_ = Get<int32_t>(p + 4);
+  *t = Get<int64_t>(p + 8);
+  path->compute_ = Get<int64_t>(p + 16);
+  path->mpi_ = Get<int64_t>(p + 24);
+  path->other_compute_ = Get<int64_t>(p + 32);
+  path->other_mpi_ = Get<int64_t>(p + 40);
+  path->sites_.resize(n);
+  path->last_ = 0;
+  p += kHeaderBytes;
+  for (SiteShare& s : path->sites_) {
+    s.site = Get<uint64_t>(p);
+    s.compute = Get<int64_t>(p + 8);
+    s.mpi = Get<int64_t>(p + 16);
+    p += kSiteBytes;
+  }
+  return true;
+}
+
+Path AtExit(const Entry& own, std::span<const Entry> partners, int64_t exit, uint64_t site, int32_t rank) {
+  const Entry* longest = &own;
+  int64_t ready = own.t;
+  for (const Entry& e : partners) {
+    if (e.path.length() > longest->path.length()) longest = &e;
+    ready = std::max(ready, e.t);
+  }
+  Path out = longest->path;
+  // Clocks agree only to their offsets' error: a partner that seems to
+  // have entered after the exit adds nothing.
+  out.AddMpi(site, std::max<int64_t>(0, exit - ready));
+  out.set_end_rank(rank);
+  return out;
+}
+
+void CombineWire(const uint8_t* in, uint8_t* inout) {
+  const int64_t t = std::max(Get<int64_t>(in + 8), Get<int64_t>(inout + 8));
+  if (WireLength(in) > WireLength(inout)) {
+    const size_t n = Get<uint16_t>(in + 2);
+    std::memcpy(inout, in, Path::kHeaderBytes + std::min(n, Path::kSites) * Path::kSiteBytes);
+  }
+  Put<int64_t>(inout + 8, t);
+}
+
+}  // namespace rp::online

@@ -1,0 +1,101 @@
+// The longest path ending at a rank's current point, as the online
+// critical path algorithm keeps it and sends it along with each message
+// (online-CP paper §2.2, Figure 3: `longest` and the selected procedure's
+// share). Here every call site's share is kept — the computation leading to
+// its calls and the calls themselves — the kSites heaviest exactly and the
+// rest summed, so the record's size is bounded (it must fit a piggyback
+// under the shared-memory eager limit, 4 KiB on Open MPI).
+//
+// Costs follow rp-cpath's wall model (README, rp-cpath): computation
+// between a rank's MPI calls, and an MPI call from the time it was ready —
+// when it and every call it depended on had entered — to its exit. A call
+// that depended on others (a receive on its message's send, a collective
+// on its members) ends the longest of the paths that entered it, plus the
+// time after all had entered:
+//
+//   exit path = longest(own entry path, partners' entry paths)
+//               + (exit - max(own entry, partners' entries))
+//
+// Times are on one global clock (the collector's, after its offset
+// measurement at MPI_Init).
+//
+//   Path p;                                  // at MPI_Init's return
+//   p.AddCompute(site, entry - last_exit);   // before each call
+//   p.AddMpi(site, exit - entry);            // a call on its own
+//   Entry mine{p, entry}; ... piggyback Encode(mine) ...
+//   p = AtExit(mine, partners, exit, site);  // a call that waited on others
+#ifndef RP_LIB_ONLINE_PATH_H_
+#define RP_LIB_ONLINE_PATH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace rp::online {
+
+struct SiteShare {
+  uint64_t site = 0;  // the collector's key for a call site, the same on every rank
+  int64_t compute = 0, mpi = 0;
+  int64_t total() const { return compute + mpi; }
+};
+
+class Path {
+ public:
+  // Sites kept exactly; the wire record is at most kWireBytes.
+  static constexpr size_t kSites = 128;
+
+  int64_t length() const { return compute_ + mpi_; }
+  int64_t compute() const { return compute_; }
+  int64_t mpi() const { return mpi_; }
+  // The rank where the path's last segment ran (-1: none yet).
+  int32_t end_rank() const { return end_rank_; }
+  void set_end_rank(int32_t rank) { end_rank_ = rank; }
+  // The sites on the path, in the order they were first added; and what
+  // the sites no longer kept had (their computation and MPI time).
+  const std::vector<SiteShare>& sites() const { return sites_; }
+  int64_t other_compute() const { return other_compute_; }
+  int64_t other_mpi() const { return other_mpi_; }
+
+  // Computation leading to a call at `site`, and time in a call at it.
+  void AddCompute(uint64_t site, int64_t ns) { Share(site).compute += ns, compute_ += ns; }
+  void AddMpi(uint64_t site, int64_t ns) { Share(site).mpi += ns, mpi_ += ns; }
+
+  // The wire record: 48 bytes and 24 a site. Encode returns the bytes
+  // written (out must hold WireBytes()); Decode false on a malformed record.
+  size_t WireBytes() const { return kHeaderBytes + kSiteBytes * sites_.size(); }
+  size_t Encode(std::span<uint8_t> out, int64_t t) const;
+  static bool Decode(std::span<const uint8_t> in, Path* path, int64_t* t);
+
+  static constexpr size_t kHeaderBytes = 48, kSiteBytes = 24;
+
+ private:
+  SiteShare& Share(uint64_t site);
+
+  int64_t compute_ = 0, mpi_ = 0, other_compute_ = 0, other_mpi_ = 0;
+  int32_t end_rank_ = -1;
+  std::vector<SiteShare> sites_;
+  size_t last_ = 0;  // the last site used: calls repeat
+};
+
+inline constexpr size_t kWireBytes = Path::kHeaderBytes + Path::kSiteBytes * Path::kSites;
+
+// A path at a call's entry and the entry's time (global clock, ns).
+struct Entry {
+  Path path;
+  int64_t t = 0;
+};
+
+// The path at the exit of a call at `site` that depended on `partners`
+// (see above): the longest entry path (ties: the call's own) plus the
+// time from the last entry to `exit`, charged to the site's MPI time.
+Path AtExit(const Entry& own, std::span<const Entry> partners, int64_t exit, uint64_t site, int32_t rank);
+
+// Combines two wire records into `inout` (the MPI user operation of the
+// collectives that pass paths): the longer path (ties: inout's) with the
+// later of the two entry times. Both are kWireBytes long.
+void CombineWire(const uint8_t* in, uint8_t* inout);
+
+}  // namespace rp::online
+
+#endif  // RP_LIB_ONLINE_PATH_H_

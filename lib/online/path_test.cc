@@ -1,0 +1,145 @@
+#include "lib/online/path.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace rp::online {
+namespace {
+
+constexpr uint64_t kSend = 1, kRecv = 2, kCompute = 3, kAllreduce = 4;
+
+// A chain of 4 ranks: rank r receives from r-1, works W, sends to r+1; a
+// message takes 10 ns after its send's entry; sends return at once. By
+// hand: 4 W of computation before the sends and 3 x 10 ns in receives.
+TEST(Path, AChainIsEveryRanksWorkAndTheTransfers) {
+  constexpr int64_t W = 1000;
+  Entry sent;  // the piggyback in flight
+  Path p;
+  int64_t t = 0;
+  for (int32_t rank = 0; rank < 4; ++rank) {
+    Path mine;
+    if (rank > 0) {
+      // Entered the receive at 0, waiting; the message arrives 10 ns after
+      // its send entered.
+      const Entry own{mine, 0};
+      mine = AtExit(own, std::span<const Entry>(&sent, 1), sent.t + 10, kRecv, rank);
+      t = sent.t + 10;
+    }
+    mine.AddCompute(kSend, W);
+    t += W;
+    sent = Entry{mine, t};
+    p = mine;
+  }
+  EXPECT_EQ(p.length(), 4 * W + 3 * 10);
+  EXPECT_EQ(p.compute(), 4 * W);
+  EXPECT_EQ(p.mpi(), 30);
+  EXPECT_EQ(p.end_rank(), 3);
+  ASSERT_EQ(p.sites().size(), 2u);
+  EXPECT_EQ(p.sites()[0].site, kSend);
+  EXPECT_EQ(p.sites()[0].compute, 4 * W);
+  EXPECT_EQ(p.sites()[1].site, kRecv);
+  EXPECT_EQ(p.sites()[1].mpi, 30);
+}
+
+// K iterations of work c and an Allreduce on 4 ranks, rank s working
+// c + d; the Allreduce exits 5 ns after the last entry. By hand: K (c + d)
+// of computation, all of it the slow rank's, and 5 K in the Allreduce,
+// wherever s is.
+TEST(Path, ASlowRankSetsTheLengthWhereverItIs) {
+  constexpr int64_t c = 1000, d = 300, K = 7;
+  for (int32_t s = 0; s < 4; ++s) {
+    std::vector<Path> paths(4);
+    int64_t start = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      std::vector<Entry> entries(4);
+      for (int32_t r = 0; r < 4; ++r) {
+        const int64_t work = r == s ? c + d : c;
+        paths[r].AddCompute(kCompute, work);
+        entries[r] = Entry{paths[r], start + work};
+      }
+      const int64_t exit = start + c + d + 5;
+      for (int32_t r = 0; r < 4; ++r) {
+        std::vector<Entry> partners;
+        for (int32_t q = 0; q < 4; ++q) {
+          if (q != r) partners.push_back(entries[q]);
+        }
+        paths[r] = AtExit(entries[r], partners, exit, kAllreduce, r);
+      }
+      start = exit;
+    }
+    for (const Path& p : paths) {
+      EXPECT_EQ(p.length(), K * (c + d + 5)) << "slow rank " << s;
+      EXPECT_EQ(p.compute(), K * (c + d));
+      EXPECT_EQ(p.sites()[0].compute, K * (c + d));
+      EXPECT_EQ(p.sites()[1].mpi, 5 * K);
+    }
+  }
+}
+
+// Beyond kSites sites the lightest gives way; the totals stay whole.
+TEST(Path, TheLightestSiteGivesWayAndNothingIsLost) {
+  Path p;
+  for (uint64_t site = 1; site <= Path::kSites; ++site) p.AddCompute(site, static_cast<int64_t>(site) * 10);
+  p.AddMpi(1000, 5000);  // a new site: site 1 (10 ns) makes room
+  ASSERT_EQ(p.sites().size(), Path::kSites);
+  EXPECT_EQ(p.other_compute(), 10);
+  EXPECT_EQ(p.sites()[0].site, 1000u);
+  int64_t sum = p.other_compute() + p.other_mpi();
+  for (const SiteShare& s : p.sites()) sum += s.total();
+  EXPECT_EQ(sum, p.length());
+  EXPECT_LE(p.WireBytes(), kWireBytes);
+  EXPECT_LE(kWireBytes, 4096u);  // under Open MPI's shared-memory eager limit
+}
+
+TEST(Path, TheWireRecordRoundTrips) {
+  Path p;
+  p.AddCompute(7, 123);
+  p.AddMpi(9, 45);
+  p.AddCompute(7, 1);
+  p.set_end_rank(5);
+  std::vector<uint8_t> buf(kWireBytes);
+  const size_t n = p.Encode(buf, 987654321);
+  EXPECT_EQ(n, Path::kHeaderBytes + 2 * Path::kSiteBytes);
+  Path q;
+  int64_t t = 0;
+  ASSERT_TRUE(Path::Decode(std::span<const uint8_t>(buf.data(), n), &q, &t));
+  EXPECT_EQ(t, 987654321);
+  EXPECT_EQ(q.length(), 169);
+  EXPECT_EQ(q.end_rank(), 5);
+  ASSERT_EQ(q.sites().size(), 2u);
+  EXPECT_EQ(q.sites()[0].compute, 124);
+  EXPECT_EQ(q.sites()[1].mpi, 45);
+  // Cut short, or of another version: refused.
+  EXPECT_FALSE(Path::Decode(std::span<const uint8_t>(buf.data(), n - 1), &q, &t));
+  buf[0] = 9;
+  EXPECT_FALSE(Path::Decode(std::span<const uint8_t>(buf.data(), n), &q, &t));
+}
+
+// The collectives' user operation: the longer path, the later entry.
+TEST(Path, CombineKeepsTheLongerPathAndTheLaterEntry) {
+  Path a, b;
+  a.AddCompute(1, 100);
+  b.AddCompute(2, 300);
+  std::vector<uint8_t> wa(kWireBytes), wb(kWireBytes);
+  a.Encode(wa, 50);
+  b.Encode(wb, 20);
+  CombineWire(wb.data(), wa.data());  // b longer, a later
+  Path out;
+  int64_t t = 0;
+  ASSERT_TRUE(Path::Decode(wa, &out, &t));
+  EXPECT_EQ(out.length(), 300);
+  EXPECT_EQ(out.sites()[0].site, 2u);
+  EXPECT_EQ(t, 50);
+  // A tie keeps inout's.
+  Path c;
+  c.AddCompute(3, 300);
+  std::vector<uint8_t> wc(kWireBytes);
+  c.Encode(wc, 10);
+  CombineWire(wc.data(), wa.data());
+  ASSERT_TRUE(Path::Decode(wa, &out, &t));
+  EXPECT_EQ(out.sites()[0].site, 2u);
+}
+
+}  // namespace
+}  // namespace rp::online
