@@ -88,6 +88,10 @@ void Matcher::Add(const trace::NetRecord& r) {
   x.port = r.has_port() ? r.port : -1;
   x.id = r.id;
   x.size = r.has_size() ? r.size : -1;
+  if (r.t < 0 || r.t > kLatestTime) {
+    ++counts_.unknown;  // not a time any clock gives: skipped
+    return;
+  }
   x.t = r.t;
   x.order = static_cast<uint64_t>(counts_.tuples);
   if (static_cast<size_t>(x.device) < config_.offsets.size()) x.t -= config_.offsets[x.device];
@@ -128,8 +132,7 @@ void Matcher::Process(const Tuple& x) {
     seen_now_.clear();
     seen_t_ = x.t;
   }
-  const int64_t tag = static_cast<int64_t>(x.direction) * 1000003 + x.port;
-  if (!seen_now_.insert(Seen{key, tag}).second) {
+  if (!seen_now_.insert(Seen{key, x.direction, x.port}).second) {
     ++counts_.duplicates;
     return;
   }
@@ -157,16 +160,16 @@ uint64_t Matcher::Start(const Tuple& x) {
 
 void Matcher::Watch(uint64_t path, int64_t t) {
   last_seen_[path] = t;
-  deadlines_.push_back({t + config_.window, path});
+  deadlines_.push({t + config_.window, path});
 }
 
-uint64_t Matcher::TakeFlight(const Key& key, int64_t t, bool before_only) {
+uint64_t Matcher::TakeFlight(const Key& key, int64_t t) {
   auto f = flights_.find(key);
   if (f == flights_.end()) return UINT64_MAX;
   auto best = f->second.end();
   for (auto it = f->second.begin(); it != f->second.end(); ++it) {
     const int64_t off = t - it->expected;
-    if (std::llabs(off) > config_.window || (before_only && off < 0)) continue;
+    if (std::llabs(off) > config_.window) continue;
     if (best == f->second.end() || std::llabs(off) < std::llabs(t - best->expected)) best = it;
   }
   if (best == f->second.end()) return UINT64_MAX;
@@ -178,7 +181,7 @@ uint64_t Matcher::TakeFlight(const Key& key, int64_t t, bool before_only) {
 
 void Matcher::Arrive(const Tuple& x) {
   // The flight towards this device whose expected arrival is nearest.
-  uint64_t path = x.host_send ? UINT64_MAX : TakeFlight(Key{x.device, x.src, x.dst, x.id}, x.t, false);
+  uint64_t path = x.host_send ? UINT64_MAX : TakeFlight(Key{x.device, x.src, x.dst, x.id}, x.t);
   Hop hop;
   hop.device = x.device;
   hop.arrive = x.t;
@@ -224,7 +227,7 @@ void Matcher::Leave(const Tuple& x) {
   }
   if (path == UINT64_MAX) {
     auto late = timed_out_.find(key);
-    if (late != timed_out_.end() && late->second <= x.t) {
+    if (late != timed_out_.end() && late->second <= x.t && x.t - late->second <= kLateHorizon * config_.window) {
       // Declared dropped here by the window, and now it leaves: it queued
       // longer than the window. Counted, so the user can raise it.
       ++counts_.late;
@@ -261,21 +264,22 @@ void Matcher::Leave(const Tuple& x) {
     return;
   }
   const int64_t expected = x.t + link->Expected(p.size);
-  const uint64_t orphan = FindOrphan(Key{link->peer, x.src, x.dst, x.id}, link->peer_port, expected);
+  const uint64_t orphan = FindOrphan(Key{link->peer, x.src, x.dst, x.id}, link->peer_port, expected, path);
   if (orphan != UINT64_MAX) {
     Join(path, orphan, -1);
     return;
   }
   flights_[Key{link->peer, x.src, x.dst, x.id}].push_back(Flight{path, expected});
-  Watch(path, x.t);
+  Watch(path, expected);  // arrivals are matched up to the window after the expected time
 }
 
-uint64_t Matcher::FindOrphan(const Key& next, int64_t port, int64_t expected) {
+uint64_t Matcher::FindOrphan(const Key& next, int64_t port, int64_t expected, uint64_t self) {
   auto o = orphans_.find(next);
   if (o == orphans_.end()) return UINT64_MAX;
   auto best = o->second.end();
   int64_t best_off = 0;
   for (auto it = o->second.begin(); it != o->second.end(); ++it) {
+    if (*it == self) continue;  // back where it was first seen: a loop, not a join
     const Hop& first = paths_[*it].hops.front();
     if (first.in_port >= 0 && first.in_port != port) continue;
     const int64_t off = std::llabs(first.arrive - expected);
@@ -322,7 +326,9 @@ void Matcher::Join(uint64_t path, uint64_t orphan, int32_t silent) {
   paths_.erase(path);
   last_seen_.erase(path);
   if (static_cast<int64_t>(b.hops.size()) >= config_.max_hops) b.loop = true;
-  if (b.loop || b.to_host || b.dropped) End(orphan);  // it had ended but for this
+  // It had ended but for this; an orphan still (no host start) waits out
+  // its window for the departure before it.
+  if (b.loop || (b.from_host && (b.to_host || b.dropped))) End(orphan);
 }
 
 void Matcher::Drop(const Tuple& x) {
@@ -330,23 +336,26 @@ void Matcher::Drop(const Tuple& x) {
   uint64_t path = UINT64_MAX;
   auto in = inside_.find(key);
   if (in != inside_.end()) {
-    path = in->second.front();
-    in->second.erase(in->second.begin());
+    for (auto it = in->second.begin(); it != in->second.end(); ++it) {
+      if (paths_[*it].hops.back().arrive <= x.t) {  // arrived before it was dropped
+        path = *it;
+        in->second.erase(it);
+        break;
+      }
+    }
     if (in->second.empty()) inside_.erase(in);
   }
   if (path == UINT64_MAX) {
     // A drop tuple alone: its arrival unlogged, or dropped on arrival.
-    auto f = flights_.find(key);
-    if (f != flights_.end() && !f->second.empty()) {
-      path = f->second.front().path;
-      f->second.erase(f->second.begin());
-      if (f->second.empty()) flights_.erase(f);
+    path = TakeFlight(key, x.t);
+    if (path != UINT64_MAX) {
       Path& p = paths_[path];
       Hop hop;
       hop.device = x.device;
       hop.arrive = x.t;
       hop.in_port = x.port;
-      hop.link_ns = x.t - p.hops.back().depart;
+      hop.link_ns = p.hops.back().depart >= 0 ? x.t - p.hops.back().depart : -1;
+      for (const Hop& h : p.hops) p.loop |= h.device == x.device;
       p.hops.push_back(hop);
     } else {
       path = Start(x);
@@ -404,9 +413,9 @@ void Matcher::End(uint64_t n) {
 }
 
 void Matcher::Expire(int64_t now) {
-  while (!deadlines_.empty() && deadlines_.front().t < now) {
-    const Deadline d = deadlines_.front();
-    deadlines_.pop_front();
+  while (!deadlines_.empty() && deadlines_.top().t < now) {
+    const Deadline d = deadlines_.top();
+    deadlines_.pop();
     auto seen = last_seen_.find(d.path);
     if (seen == last_seen_.end() || seen->second + config_.window != d.t) continue;  // moved on since
     Path& p = paths_[d.path];
@@ -427,10 +436,12 @@ void Matcher::Expire(int64_t now) {
 
 void Matcher::RememberTimeout(const Key& key, int64_t arrive, int64_t now) {
   timed_out_[key] = arrive;
-  // Bounded: forgotten after 100 windows.
-  if (timed_out_.size() % 65536 == 0) {
-    const int64_t horizon = now - 100 * config_.window;
+  // Bounded: forgotten after kLateHorizon windows, swept when the table
+  // has doubled since the last sweep.
+  if (timed_out_.size() >= next_sweep_) {
+    const int64_t horizon = now - kLateHorizon * config_.window;
     std::erase_if(timed_out_, [horizon](const auto& kv) { return kv.second < horizon; });
+    next_sweep_ = std::max<size_t>(65536, 2 * timed_out_.size());
   }
 }
 
@@ -448,7 +459,7 @@ bool Matcher::JoinPastSilent(uint64_t path) {
   for (auto it = topology_->links().lower_bound({silent, INT64_MIN});
        it != topology_->links().end() && it->first.first == silent && orphan == UINT64_MAX; ++it) {
     const Link& next = it->second;
-    orphan = FindOrphan(Key{next.peer, p.src, p.dst, p.id}, next.peer_port, at_silent + next.Expected(p.size));
+    orphan = FindOrphan(Key{next.peer, p.src, p.dst, p.id}, next.peer_port, at_silent + next.Expected(p.size), path);
   }
   if (orphan == UINT64_MAX) return false;
   auto f = flights_.find(key);
@@ -500,6 +511,7 @@ std::vector<int64_t> EstimateOffsets(const Topology& topology, const std::vector
     if (seen[root]) continue;
     seen[root] = true;
     std::deque<int32_t> queue{root};
+    std::vector<int32_t> group{root};
     while (!queue.empty()) {
       const int32_t a = queue.front();
       queue.pop_front();
@@ -508,8 +520,15 @@ std::vector<int64_t> EstimateOffsets(const Topology& topology, const std::vector
         seen[b] = true;
         offsets[b] = offsets[a] + diff;
         queue.push_back(b);
+        group.push_back(b);
       }
     }
+    // Relative to the group's clock that runs furthest ahead: every offset
+    // is then <= 0, and a corrected time never falls below its raw time
+    // (nor below 0, where -1 means "not logged").
+    int64_t ahead = INT64_MIN;
+    for (int32_t d : group) ahead = std::max(ahead, offsets[d]);
+    for (int32_t d : group) offsets[d] -= ahead;
   }
   return offsets;
 }

@@ -25,7 +25,9 @@
 // Devices' clocks may be offset: each link's least observed delay over its
 // expected delay is the difference of its ends' offsets (a link does not
 // queue), and offsets follow from one device along the links (both
-// directions of a link averaged, as NTP does). EstimateOffsets measures
+// directions of a link averaged, as NTP does), reckoned from the clock that
+// runs furthest ahead, so corrected times never fall below raw ones.
+// EstimateOffsets measures
 // them on a prefix of the log; the Matcher subtracts them.
 //
 // Memory: the packets in flight within the window, and the reorder buffer.
@@ -70,6 +72,12 @@ struct Link {
 // Device names and the links between them.
 class Topology {
  public:
+  Topology() = default;
+  // by_port_ points into links_: moved along with it, never copied.
+  Topology(const Topology&) = delete;
+  Topology& operator=(const Topology&) = delete;
+  Topology(Topology&&) = default;
+  Topology& operator=(Topology&&) = default;
   // Adds one direction of a link; false when (device, port) has one already
   // to another peer.
   bool Add(const trace::LinkRecord& link);
@@ -118,6 +126,10 @@ struct Path {
   std::optional<int64_t> rank, site, seq;
   const char* Status() const;
 };
+
+// Times beyond this (about 146 years of ns) are not a clock's: skipped, so
+// that adding a window never overflows.
+inline constexpr int64_t kLatestTime = int64_t{1} << 62;
 
 struct Config {
   int64_t window = 1000000;            // ns: matching and reordering
@@ -183,13 +195,12 @@ class Matcher {
   void Expire(int64_t now);
   void Watch(uint64_t path, int64_t t);
   // The path in flight to key.device whose expected arrival is nearest t
-  // within the window (before_only: not after t), taken off the link;
-  // UINT64_MAX when none.
-  uint64_t TakeFlight(const Key& key, int64_t t, bool before_only);
+  // within the window, taken off the link; UINT64_MAX when none.
+  uint64_t TakeFlight(const Key& key, int64_t t);
   // The orphan (a path first seen arriving inside the network) at
   // next.device, in by `port`, that arrived nearest `expected` within the
-  // window, taken off the orphans; UINT64_MAX when none.
-  uint64_t FindOrphan(const Key& next, int64_t port, int64_t expected);
+  // window, taken off the orphans; UINT64_MAX when none. Never `self`.
+  uint64_t FindOrphan(const Key& next, int64_t port, int64_t expected, uint64_t self);
   // Puts `path` in front of `orphan`'s hops, with the `silent` device (>= 0)
   // between them as a hop without times; `path` is gone, `orphan` goes on.
   void Join(uint64_t path, uint64_t orphan, int32_t silent);
@@ -220,23 +231,27 @@ class Matcher {
   // Paths first seen arriving inside the network, by their first device:
   // the departure before may be logged later (that device's clock behind).
   std::unordered_map<Key, std::vector<uint64_t>, KeyHash> orphans_;
-  // In time order: tuples are processed in time order and the window is
-  // fixed (a tuple beyond the window, processed late, only delays the
-  // deadlines after its own).
-  std::deque<Deadline> deadlines_;
+  // Earliest first: a packet in flight is due at its expected arrival,
+  // after the tuples being processed by its link's delay.
+  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>> deadlines_;
   // Packets declared dropped by the window, by device and key: the
   // arrival time. A departure that finds one was late, not a new packet.
   std::unordered_map<Key, int64_t, KeyHash> timed_out_;
+  size_t next_sweep_ = 65536;
+  static constexpr int64_t kLateHorizon = 100;  // windows a timed-out packet is remembered
   // The tuples processed at the current time, to drop duplicates: a tuple
   // logged twice has the same time, and tuples are processed in time
   // order, so memory stays one timestamp's tuples.
   struct Seen {
     Key key;
-    int64_t tag;
+    Direction direction;
+    int64_t port;
     bool operator==(const Seen&) const = default;
   };
   struct SeenHash {
-    size_t operator()(const Seen& s) const { return KeyHash()(s.key) ^ static_cast<size_t>(s.tag) * 31; }
+    size_t operator()(const Seen& s) const {
+      return KeyHash()(s.key) ^ (static_cast<size_t>(s.port) * 31 + static_cast<size_t>(s.direction));
+    }
   };
   std::unordered_set<Seen, SeenHash> seen_now_;
   int64_t seen_t_ = INT64_MIN;
@@ -244,8 +259,8 @@ class Matcher {
 };
 
 // Per-device clock offsets from the links' least residual delays over the
-// paths given (device index -> ns, 0 for the first device of each group of
-// linked devices).
+// paths given (device index -> ns): relative to the clock of each group of
+// linked devices that runs furthest ahead, so all are <= 0.
 std::vector<int64_t> EstimateOffsets(const Topology& topology, const std::vector<Path>& paths);
 
 }  // namespace rp::hops

@@ -3,6 +3,8 @@
 #include <pcap/pcap.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <queue>
@@ -17,8 +19,9 @@ namespace {
 bool ParseInt(const std::string& s, int64_t* out) {
   if (s.empty()) return false;
   char* end = nullptr;
+  errno = 0;
   *out = std::strtoll(s.c_str(), &end, 10);
-  return *end == '\0';
+  return *end == '\0' && errno != ERANGE;
 }
 
 // "10G", "100M", "1500k" or plain bits/s.
@@ -31,7 +34,7 @@ bool ParseRate(std::string s, int64_t* out) {
     if (c == 'g' || c == 'G') scale = 1000000000;
     if (scale > 1) s.pop_back();
   }
-  if (!ParseInt(s, out) || *out <= 0) return false;
+  if (!ParseInt(s, out) || *out <= 0 || *out > INT64_MAX / scale) return false;
   *out *= scale;
   return true;
 }
@@ -216,12 +219,17 @@ Status ReadCaptures(const PcapConfig& config, const std::vector<CaptureSpec>& ca
     if (ip < 0 || d.size() < static_cast<size_t>(ip) + 20 || (d[ip] >> 4) != 4) {
       if (ip >= 0 && d.size() < static_cast<size_t>(ip) + 20) ++counts->truncated;
       else ++counts->not_ipv4;
+    } else if ((d[ip] & 0x0f) < 5) {
+      ++counts->truncated;  // a header shorter than IPv4's own: malformed
     } else if (config.dscp < 0 || (d[ip + 1] >> 2) == config.dscp) {
       const size_t ihl = static_cast<size_t>(d[ip] & 0x0f) * 4;
+      const size_t total = Be16(&d[ip + 2]);
+      const bool first_fragment = (Be16(&d[ip + 6]) & 0x1fff) == 0;
       int64_t id = -1;
       if (config.id == IdField::kIpId) {
         id = Be16(&d[ip + 4]);
-      } else if (d[ip + 9] == 17 && d.size() >= ip + ihl + 8 + 4) {  // UDP payload's first 4 bytes
+      } else if (d[ip + 9] == 17 && first_fragment && total >= ihl + 8 + 4 &&
+                 d.size() >= ip + ihl + 8 + 4) {  // UDP payload's first 4 bytes, inside the packet
         const uint8_t* p = &d[ip + ihl + 8];
         id = static_cast<int64_t>(static_cast<uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3]);
       }

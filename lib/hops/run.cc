@@ -32,7 +32,7 @@ class Delays {
   }
   int64_t count() const { return count_; }
   int64_t total() const { return total_; }
-  int64_t max() const { return most_; }
+  int64_t max() const { return count_ ? most_ : 0; }
   // The q-quantile (nearest rank).
   int64_t Quantile(double q) {
     if (count_ == 0) return 0;
@@ -44,18 +44,24 @@ class Delays {
     int64_t seen = 0;
     for (const auto& [b, n] : buckets_) {
       seen += n;
-      if (seen >= rank) return std::min(most_, static_cast<int64_t>(std::llround(std::pow(1.01, b))));
+      if (seen >= rank) return std::min(most_, Value(b));
     }
     return most_;
   }
 
  private:
+  // Buckets 1% apart by magnitude; negative delays (clocks off by more
+  // than a link's delay) in mirrored negative buckets.
   static int32_t Bucket(int64_t ns) {
+    if (ns < 0) return -1 - Bucket(-ns);
     return ns <= 1 ? 0 : static_cast<int32_t>(std::ceil(std::log(static_cast<double>(ns)) / std::log(1.01)));
+  }
+  static int64_t Value(int32_t b) {
+    return b < 0 ? -Value(-1 - b) : static_cast<int64_t>(std::llround(std::pow(1.01, b)));
   }
   std::vector<int64_t> exact_;
   std::map<int32_t, int64_t> buckets_;
-  int64_t count_ = 0, total_ = 0, most_ = 0;
+  int64_t count_ = 0, total_ = 0, most_ = INT64_MIN;
 };
 
 struct DeviceFigures {
@@ -368,7 +374,8 @@ Status Run(const RunConfig& config, trace::InputSet& input, trace::Writer& out) 
   RP_RETURN_IF_ERROR(failed);
   RP_RETURN_IF_ERROR(summary->Write(offsets, out));
   const Counts& c = matcher->counts();
-  if (c.unknown > 0) spdlog::warn("{} tuples of devices no link record names (or of unknown kinds): skipped", c.unknown);
+  if (c.unknown > 0) spdlog::warn("{} tuples of devices no link record names, of unknown kinds or with times no clock gives "
+                 "(negative, or beyond 2^62 ns): skipped", c.unknown);
   if (c.no_link > 0) spdlog::warn("{} packets left by a port without a link record: their paths end there", c.no_link);
   if (c.late > 0) {
     spdlog::warn("{} packets left a device up to {} ns after arriving, longer than the window ({} ns): each was "

@@ -21,14 +21,14 @@ std::string Percent(double share) {
 }
 
 void TableText(const Table& rows, std::string* out, int width) {
+  // Padded by hand: a cell longer than its column is kept whole.
+  auto pad = [](const std::string& cell, size_t w, bool left) {
+    const std::string fill(cell.size() < w ? w - cell.size() : 0, ' ');
+    return left ? cell + fill : fill + cell;
+  };
   for (const std::vector<std::string>& row : rows) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%-20s", row[0].c_str());
-    std::string s = buf;
-    for (size_t i = 1; i < row.size(); ++i) {
-      std::snprintf(buf, sizeof buf, " %*s", width, row[i].c_str());
-      s += buf;
-    }
+    std::string s = pad(row[0], 20, true);
+    for (size_t i = 1; i < row.size(); ++i) s += " " + pad(row[i], static_cast<size_t>(width), false);
     *out += s + "\n";
   }
 }

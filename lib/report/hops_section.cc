@@ -190,7 +190,7 @@ HopsSection::View HopsSection::Prepare() const {
     if (has && n > 0) bad.push_back(Count(n) + " " + what);
   };
   note(run.has_duplicates(), run.duplicates, "tuples logged twice (counted once)");
-  note(run.has_unknown(), run.unknown, "tuples of unknown devices or kinds (skipped)");
+  note(run.has_unknown(), run.unknown, "tuples of unknown devices or kinds, or with impossible times (skipped)");
   note(run.has_no_link(), run.no_link, "departures by a port without a link (paths end there)");
   note(run.has_backwards(), run.backwards, "tuples later than the window allows");
   note(run.has_one_hop(), run.one_hop, "packets seen at one device only");

@@ -506,14 +506,14 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Int, max, Opt, "ns, largest")                                              \
   X(Int, total, Opt, "ns, sum over the packets of complete paths")           \
   X(Real, share, Opt, "total over the complete paths' end-to-end latency")    \
-  X(Int, offset, Opt, "device: its clock's estimated offset, ns (subtracted)") \
+  X(Int, offset, Opt, "device: its clock's estimated offset from the clock furthest ahead, ns (<= 0, subtracted)") \
   X(Strs, devices, Opt, "sender: the devices of its paths, in path order")    \
   X(Ints, device_total, Opt, "sender: ns in each of those devices, summed")   \
   X(Int, complete, Opt, "run, sender: complete paths")                       \
   X(Int, gaps, Opt, "run: paths with telemetry missing")                     \
   X(Int, loops, Opt, "run: paths that passed a device twice")                \
   X(Int, duplicates, Opt, "run: tuples logged twice, dropped")               \
-  X(Int, unknown, Opt, "run: tuples of devices no link names")               \
+  X(Int, unknown, Opt, "run: tuples of devices no link names, of unknown kinds, or with negative times")               \
   X(Int, no_link, Opt, "run: departures by a port without a link")           \
   X(Int, backwards, Opt, "run: tuples older than the reorder window allows") \
   X(Int, one_hop, Opt, "run: packets seen at one device only")              \

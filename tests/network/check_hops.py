@@ -96,12 +96,16 @@ def check_ns3(truth, records):
     top = max(devices, key=lambda r: r.get("share", 0))
     if top["device"] != truth["receiver_leaf"]:
         fail(f"dominant device {top['device']}, expected {truth['receiver_leaf']}")
-    # Clock offsets, relative to h0 (the first device by name).
+    # Clock offsets: rp-hops reckons them from the clock furthest ahead,
+    # the truth from the simulator's; their differences to h0 must agree.
     off = truth["offsets"]
-    for r in devices:
-        want = off[r["device"]] - off["h0"]
-        if r.get("offset", 0) != want:
-            fail(f"{r['device']}: offset {r.get('offset')}, set {want}")
+    est = {r["device"]: r.get("offset", 0) for r in devices}
+    for d, got in est.items():
+        want = off[d] - off["h0"]
+        if got - est["h0"] != want:
+            fail(f"{d}: offset {got - est['h0']} from h0's, set {want}")
+    if max(est.values()) != 0:
+        fail(f"offsets not reckoned from the clock furthest ahead: {est}")
     if run["gaps"] or run["loops"] or run["backwards"] or run["unknown"]:
         fail(f"telemetry trouble in a clean log: {run}")
     check_sums(paths)

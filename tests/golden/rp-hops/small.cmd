@@ -1,7 +1,8 @@
 # testdata/traces/hops_small.ndjson, worked by hand: hosts h0, h2 -> switch
 # s0 -> host h1; 1 Gb/s links with 1 us propagation, so a 1000-byte packet
-# takes 8 + 1 = 9 us on each. h1's clock runs 5 us ahead: the offset is
-# estimated (h1 5000, the rest 0) and subtracted.
+# takes 8 + 1 = 9 us on each. h1's clock runs 5 us ahead: the offsets are
+# estimated from the clock furthest ahead (h1 0, the rest -5000) and
+# subtracted, so the times come out on h1's clock (5 us later).
 #   h0->h1 id 7: 0.5 us in h0, 9 on the link, 2.5 in s0, 9, 0.8 in h1 =
 #     21.8 us, complete, tied to rank 0's site 3, seq 12.
 #   h2->h1 id 7 (the same id from another sender): 9.6 us queued in s0,
