@@ -160,7 +160,7 @@ uint64_t Matcher::Start(const Tuple& x) {
 
 void Matcher::Watch(uint64_t path, int64_t t) {
   last_seen_[path] = t;
-  deadlines_.push({t + config_.window, path});
+  deadlines_.push_back({t + config_.window, path});
 }
 
 uint64_t Matcher::TakeFlight(const Key& key, int64_t t) {
@@ -270,7 +270,7 @@ void Matcher::Leave(const Tuple& x) {
     return;
   }
   flights_[Key{link->peer, x.src, x.dst, x.id}].push_back(Flight{path, expected});
-  Watch(path, expected);  // arrivals are matched up to the window after the expected time
+  Watch(path, x.t);
 }
 
 uint64_t Matcher::FindOrphan(const Key& next, int64_t port, int64_t expected, uint64_t self) {
@@ -413,9 +413,9 @@ void Matcher::End(uint64_t n) {
 }
 
 void Matcher::Expire(int64_t now) {
-  while (!deadlines_.empty() && deadlines_.top().t < now) {
-    const Deadline d = deadlines_.top();
-    deadlines_.pop();
+  while (!deadlines_.empty() && deadlines_.front().t < now) {
+    const Deadline d = deadlines_.front();
+    deadlines_.pop_front();
     auto seen = last_seen_.find(d.path);
     if (seen == last_seen_.end() || seen->second + config_.window != d.t) continue;  // moved on since
     Path& p = paths_[d.path];
@@ -425,6 +425,12 @@ void Matcher::Expire(int64_t now) {
     } else if (h.depart < 0) {
       p.dropped = true;  // last seen arriving: dropped inside that device
       if (h.arrive >= 0) RememberTimeout(Key{h.device, p.src, p.dst, p.id}, h.arrive, now);
+    } else if (const Link* link = topology_->From(h.device, h.out_port);
+               link != nullptr && h.depart + link->Expected(p.size) + config_.window >= now) {
+      // Still due within the window of its expected arrival (a link
+      // slower than the window): watched until then.
+      Watch(d.path, h.depart + link->Expected(p.size));
+      continue;
     } else if (JoinPastSilent(d.path)) {
       continue;
     } else {

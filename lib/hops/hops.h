@@ -231,9 +231,11 @@ class Matcher {
   // Paths first seen arriving inside the network, by their first device:
   // the departure before may be logged later (that device's clock behind).
   std::unordered_map<Key, std::vector<uint64_t>, KeyHash> orphans_;
-  // Earliest first: a packet in flight is due at its expected arrival,
-  // after the tuples being processed by its link's delay.
-  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>> deadlines_;
+  // First in, first out: tuples are processed in time order and the window
+  // is fixed. A packet on a link slower than the window is watched again
+  // until its expected arrival's window has passed; that, and a tuple
+  // processed late, only delay the deadlines queued after theirs.
+  std::deque<Deadline> deadlines_;
   // Packets declared dropped by the window, by device and key: the
   // arrival time. A departure that finds one was late, not a new packet.
   std::unordered_map<Key, int64_t, KeyHash> timed_out_;
