@@ -109,15 +109,17 @@ def main(mode, ranks, iterations, base_us, extra_us, heavy, source, path):
     # run would not gain quite all of the planted time.
     if mode == "posix_io":
         # The samples measure the writes (max - avg over the ranks: the
-        # cause's figure); the what-if spreads each rank's function time
-        # over the phases by its average share, so writes that vary from
-        # phase to phase (6.5 to 7.5 ms here) are evened out in it and it
-        # comes out a little short: at most 15% under.
+        # cause's figure, within 8%). The what-if spreads each rank's
+        # function time over the phases by its average share, and a phase
+        # shortens by at most its gap to the next slowest rank: the long
+        # writes' phases are credited too little, the short ones' are
+        # capped, so the more the writes vary from phase to phase (more on
+        # a busy machine) the shorter it comes out: up to 25% under.
         got = top["cause_ns"][0]
         check(abs(got - planted) <= 0.08 * planted,
               f"write_file's max - avg {got / 1e6:.1f} ms, planted {planted / 1e6:.1f} ms (within 8%)")
-        check(0.85 * planted <= saved <= 1.08 * planted,
-              f"saves {saved / 1e6:.1f} ms, planted {planted / 1e6:.1f} ms (15% under to 8% over)")
+        check(0.75 * planted <= saved <= 1.08 * planted,
+              f"saves {saved / 1e6:.1f} ms, planted {planted / 1e6:.1f} ms (25% under to 8% over)")
     else:
         check(abs(saved - planted) <= 0.08 * planted,
               f"saves {saved / 1e6:.1f} ms, planted {planted / 1e6:.1f} ms (within 8%)")
