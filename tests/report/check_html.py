@@ -2,11 +2,14 @@
 """Renders an rp HTML report in headless Chromium and checks it.
 
 Usage: check_html.py REPORT_HTML CATEGORY... [--lanes N]
+       check_html.py REPORT_HTML --network SENDERS
 
 The page must load offline (no external references), its DOM must hold a
 finding section for each CATEGORY given, the pictures (SVG) the report
-promises and, with --lanes, a timeline of N lanes; and the screenshot must
-not be blank: most of it white page, but thousands of pixels of colour.
+promises and, with --lanes, a timeline of N lanes; with --network (rp-hops'
+report), the heat map with a row per sender, its cells, and the stacked
+bars; and the screenshot must not be blank: most of it white page, but
+thousands of pixels of colour.
 """
 import os
 import re
@@ -68,11 +71,33 @@ def png_pixels(path):
     return width, height, channels, rows
 
 
-def main(report, categories, lanes):
+def check_network(dom, senders):
+    """rp-hops' pictures: the heat map (a labelled row per sender, cells
+    with tooltips) and the per-sender stacked bars."""
+    label = 'aria-label="end-to-end latency by send time and sender"'
+    check(label in dom, "a heat map")
+    heat = dom[dom.index(label):] if label in dom else ""
+    heat = heat[:heat.index("</svg>")] if heat else ""
+    rows = len(re.findall(r'text-anchor="end">h\d+</text>', heat))
+    check(rows == senders, f"heat map rows labelled: {rows}, senders {senders}")
+    cells = heat.count("<title>")
+    check(cells >= senders * 10, f"heat map cells: {cells}")
+    check('aria-label="mean latency of each sender\'s packets, by device"' in dom, "stacked bars per sender")
+
+
+def main(report, categories, lanes, network):
     html = open(report).read()
     check(not re.search(r'(src|href)="(https?:)?//', html), "no external references: the page works offline")
     dom = chromium(["--dump-dom", "file://" + os.path.abspath(report)]).stdout.decode()
     check("<h1>rp report</h1>" in dom, "Chromium loaded the page")
+    if network:
+        check_network(dom, network)
+    else:
+        check_findings(dom, categories, lanes)
+    screenshot(report)
+
+
+def check_findings(dom, categories, lanes):
     for c in categories:
         check(f'data-category="{c}"' in dom, f"the DOM holds a {c} finding")
     check(dom.count("<svg") >= 3 + len(categories), f"{dom.count('<svg')} SVG pictures")
@@ -83,6 +108,9 @@ def main(report, categories, lanes):
         timeline = timeline[:timeline.index("</svg>")]
         shown = len(re.findall(r">ranks? \d+(–\d+)?</text>", timeline))
         check(shown >= min(lanes, 16), f"timeline lanes labelled: {shown} (of {lanes} lanes)")
+
+
+def screenshot(report):
     shot = os.path.join(tempfile.mkdtemp(), "report.png")
     chromium([f"--screenshot={shot}", "file://" + os.path.abspath(report)])
     width, height, channels, rows = png_pixels(shot)
@@ -101,10 +129,11 @@ def main(report, categories, lanes):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    lanes = 0
-    if "--lanes" in args:
-        i = args.index("--lanes")
-        lanes = int(args[i + 1])
-        del args[i:i + 2]
-    main(args[0], args[1:], lanes)
+    options = {"--lanes": 0, "--network": 0}
+    for name in options:
+        if name in args:
+            i = args.index(name)
+            options[name] = int(args[i + 1])
+            del args[i:i + 2]
+    main(args[0], args[1:], options["--lanes"], options["--network"])
     sys.exit(status())
