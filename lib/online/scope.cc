@@ -1,0 +1,36 @@
+#include "lib/online/scope.h"
+
+#include "lib/window/event.h"
+
+namespace rp::online {
+
+cpath::Scope ToScope(const Path& path, std::span<const SiteTotal> totals,
+                     const std::function<int32_t(uint64_t)>& id, int64_t start, int64_t end) {
+  cpath::Scope scope;
+  scope.start = start;
+  scope.end = end;
+  scope.length = path.length();
+  scope.by_kind[static_cast<int>(graph::SegmentKind::kCompute)] = path.compute();
+  scope.by_kind[static_cast<int>(graph::SegmentKind::kMpi)] = path.mpi();
+  scope.last_rank = path.end_rank();
+  for (const SiteShare& s : path.sites()) {
+    cpath::SiteStats& st = scope.sites[id(s.site)];
+    st.cp_compute += s.compute;
+    st.cp_mpi += s.mpi;
+  }
+  if (path.other_compute() != 0 || path.other_mpi() != 0) {
+    cpath::SiteStats& st = scope.sites[window::kNone];
+    st.cp_compute += path.other_compute();
+    st.cp_mpi += path.other_mpi();
+  }
+  for (const SiteTotal& t : totals) {
+    cpath::SiteStats& st = scope.sites[id(t.key)];
+    st.time_compute += t.compute;
+    st.time_mpi += t.mpi;
+    st.calls += t.calls;
+    if (t.fn >= 0) st.fn = t.fn;
+  }
+  return scope;
+}
+
+}  // namespace rp::online
