@@ -6,6 +6,25 @@
 #include <set>
 
 namespace rp::hops {
+namespace {
+
+uint64_t PathOf(uint64_t path) { return path; }
+template <typename T>
+uint64_t PathOf(const T& entry) {
+  return entry.path;
+}
+
+// Takes `path` out of the list of `key` in a table of lists (packets
+// inside devices, in flight, orphans), and the list out when empty.
+template <typename Table>
+void EraseFrom(Table& table, const typename Table::key_type& key, uint64_t path) {
+  auto it = table.find(key);
+  if (it == table.end()) return;
+  std::erase_if(it->second, [path](const auto& entry) { return PathOf(entry) == path; });
+  if (it->second.empty()) table.erase(it);
+}
+
+}  // namespace
 
 bool Topology::Add(const trace::LinkRecord& link) {
   const int32_t from = Intern(link.device);
@@ -179,14 +198,41 @@ uint64_t Matcher::TakeFlight(const Key& key, int64_t t) {
   return path;
 }
 
-void Matcher::Arrive(const Tuple& x) {
-  // The flight towards this device whose expected arrival is nearest.
-  uint64_t path = x.host_send ? UINT64_MAX : TakeFlight(Key{x.device, x.src, x.dst, x.id}, x.t);
+uint64_t Matcher::TakeInside(const Key& key, int64_t t) {
+  auto in = inside_.find(key);
+  if (in == inside_.end()) return UINT64_MAX;
+  uint64_t path = UINT64_MAX;
+  // First in, first out; arrivals logged after `t` are not it.
+  for (auto it = in->second.begin(); it != in->second.end(); ++it) {
+    if (paths_[*it].hops.back().arrive <= t) {
+      path = *it;
+      in->second.erase(it);
+      break;
+    }
+  }
+  if (in->second.empty()) inside_.erase(in);
+  return path;
+}
+
+Hop Matcher::NextHop(Path& p, const Tuple& x) {
   Hop hop;
   hop.device = x.device;
   hop.arrive = x.t;
   hop.in_port = x.port;
+  const Hop& before = p.hops.back();
+  hop.link_ns = before.depart >= 0 ? x.t - before.depart : -1;
+  for (const Hop& h : p.hops) p.loop |= h.device == x.device;
+  return hop;
+}
+
+void Matcher::Arrive(const Tuple& x) {
+  // The flight towards this device whose expected arrival is nearest.
+  uint64_t path = x.host_send ? UINT64_MAX : TakeFlight(Key{x.device, x.src, x.dst, x.id}, x.t);
+  Hop hop;
   if (path == UINT64_MAX) {
+    hop.device = x.device;
+    hop.arrive = x.t;
+    hop.in_port = x.port;
     path = Start(x);
     Path& p = paths_[path];
     // A path starts at its sending host; anywhere else, its first hops
@@ -195,10 +241,7 @@ void Matcher::Arrive(const Tuple& x) {
     p.from_host = x.host_send;
     if (!x.host_send) orphans_[Key{x.device, x.src, x.dst, x.id}].push_back(path);
   } else {
-    Path& p = paths_[path];
-    const Hop& before = p.hops.back();
-    hop.link_ns = before.depart >= 0 ? x.t - before.depart : -1;
-    for (const Hop& h : p.hops) p.loop |= h.device == x.device;
+    hop = NextHop(paths_[path], x);
   }
   Path& p = paths_[path];
   p.hops.push_back(hop);
@@ -212,19 +255,7 @@ void Matcher::Arrive(const Tuple& x) {
 
 void Matcher::Leave(const Tuple& x) {
   const Key key{x.device, x.src, x.dst, x.id};
-  uint64_t path = UINT64_MAX;
-  auto in = inside_.find(key);
-  if (in != inside_.end()) {
-    // First in, first out; arrivals logged after this departure are not it.
-    for (auto it = in->second.begin(); it != in->second.end(); ++it) {
-      if (paths_[*it].hops.back().arrive <= x.t) {
-        path = *it;
-        in->second.erase(it);
-        break;
-      }
-    }
-    if (in->second.empty()) inside_.erase(in);
-  }
+  uint64_t path = TakeInside(key, x.t);
   if (path == UINT64_MAX) {
     auto late = timed_out_.find(key);
     if (late != timed_out_.end() && late->second <= x.t && x.t - late->second <= kLateHorizon * config_.window) {
@@ -333,30 +364,13 @@ void Matcher::Join(uint64_t path, uint64_t orphan, int32_t silent) {
 
 void Matcher::Drop(const Tuple& x) {
   const Key key{x.device, x.src, x.dst, x.id};
-  uint64_t path = UINT64_MAX;
-  auto in = inside_.find(key);
-  if (in != inside_.end()) {
-    for (auto it = in->second.begin(); it != in->second.end(); ++it) {
-      if (paths_[*it].hops.back().arrive <= x.t) {  // arrived before it was dropped
-        path = *it;
-        in->second.erase(it);
-        break;
-      }
-    }
-    if (in->second.empty()) inside_.erase(in);
-  }
+  uint64_t path = TakeInside(key, x.t);  // arrived before it was dropped
   if (path == UINT64_MAX) {
     // A drop tuple alone: its arrival unlogged, or dropped on arrival.
     path = TakeFlight(key, x.t);
     if (path != UINT64_MAX) {
       Path& p = paths_[path];
-      Hop hop;
-      hop.device = x.device;
-      hop.arrive = x.t;
-      hop.in_port = x.port;
-      hop.link_ns = p.hops.back().depart >= 0 ? x.t - p.hops.back().depart : -1;
-      for (const Hop& h : p.hops) p.loop |= h.device == x.device;
-      p.hops.push_back(hop);
+      p.hops.push_back(NextHop(p, x));
     } else {
       path = Start(x);
       Path& p = paths_[path];
@@ -380,27 +394,13 @@ void Matcher::End(uint64_t n) {
   paths_.erase(it);
   last_seen_.erase(n);
   // Out of the device and link tables, where it may still wait.
-  if (!p.hops.empty() && !p.from_host) {
-    auto o = orphans_.find(Key{p.hops.front().device, p.src, p.dst, p.id});
-    if (o != orphans_.end()) {
-      std::erase(o->second, n);
-      if (o->second.empty()) orphans_.erase(o);
-    }
-  }
+  if (!p.hops.empty() && !p.from_host) EraseFrom(orphans_, Key{p.hops.front().device, p.src, p.dst, p.id}, n);
   if (!p.hops.empty()) {
     const Hop& h = p.hops.back();
-    auto in = inside_.find(Key{h.device, p.src, p.dst, p.id});
-    if (in != inside_.end()) {
-      std::erase(in->second, n);
-      if (in->second.empty()) inside_.erase(in);
-    }
+    EraseFrom(inside_, Key{h.device, p.src, p.dst, p.id}, n);
     if (h.depart >= 0) {
       if (const Link* link = topology_->From(h.device, h.out_port)) {
-        auto f = flights_.find(Key{link->peer, p.src, p.dst, p.id});
-        if (f != flights_.end()) {
-          std::erase_if(f->second, [n](const Flight& x) { return x.path == n; });
-          if (f->second.empty()) flights_.erase(f);
-        }
+        EraseFrom(flights_, Key{link->peer, p.src, p.dst, p.id}, n);
       }
     }
   }
@@ -468,11 +468,7 @@ bool Matcher::JoinPastSilent(uint64_t path) {
     orphan = FindOrphan(Key{next.peer, p.src, p.dst, p.id}, next.peer_port, at_silent + next.Expected(p.size), path);
   }
   if (orphan == UINT64_MAX) return false;
-  auto f = flights_.find(key);
-  if (f != flights_.end()) {
-    std::erase_if(f->second, [path](const Flight& x) { return x.path == path; });
-    if (f->second.empty()) flights_.erase(f);
-  }
+  EraseFrom(flights_, key, path);
   Join(path, orphan, silent);
   return true;
 }

@@ -197,6 +197,12 @@ class Matcher {
   // The path in flight to key.device whose expected arrival is nearest t
   // within the window, taken off the link; UINT64_MAX when none.
   uint64_t TakeFlight(const Key& key, int64_t t);
+  // The oldest path inside key.device (key's packet) that arrived by t,
+  // taken out; UINT64_MAX when none.
+  uint64_t TakeInside(const Key& key, int64_t t);
+  // The hop `x` adds to `p` after its last departure: the link's time,
+  // and a loop when the device is on it already.
+  Hop NextHop(Path& p, const Tuple& x);
   // The orphan (a path first seen arriving inside the network) at
   // next.device, in by `port`, that arrived nearest `expected` within the
   // window, taken off the orphans; UINT64_MAX when none. Never `self`.
