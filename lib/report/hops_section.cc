@@ -16,11 +16,11 @@ int64_t FloorDiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) !
 
 std::string Count(int64_t n) { return std::to_string(n); }
 
-std::string OrDash(const trace::HopSummaryRecord& r, bool has, int64_t ns) { return has ? Duration(ns) : "-"; }
+std::string OrDash(bool has, int64_t ns) { return has ? Duration(ns) : "-"; }
 
 std::vector<std::string> Quantiles(const trace::HopSummaryRecord& r) {
-  return {OrDash(r, r.has_p50(), r.p50), OrDash(r, r.has_p90(), r.p90), OrDash(r, r.has_p99(), r.p99),
-          OrDash(r, r.has_max(), r.max)};
+  return {OrDash(r.has_p50(), r.p50), OrDash(r.has_p90(), r.p90), OrDash(r.has_p99(), r.p99),
+          OrDash(r.has_max(), r.max)};
 }
 
 std::string LinkName(const trace::HopSummaryRecord& r) {
@@ -246,17 +246,23 @@ constexpr const char* kLinkTitle = "time on each link (departure to the next dev
 constexpr const char* kSenderTitle = "end-to-end latency by sending host (complete packets)";
 constexpr int kWidth = 11;  // a text table's columns
 constexpr const char* kShareNote = "share: of the complete packets' summed end-to-end latency";
+
+// The three tables as aligned text, each under its title.
+void TablesText(const Table& devices, const Table& links, const Table& senders, std::string* out) {
+  *out += std::string(kDeviceTitle) + "\n" + kShareNote + "\n";
+  TableText(devices, out, kWidth);
+  *out += "\n" + std::string(kLinkTitle) + "\n";
+  TableText(links, out, kWidth);
+  *out += "\n" + std::string(kSenderTitle) + "\n";
+  TableText(senders, out, kWidth);
+}
 }  // namespace
 
 void HopsSection::Text(std::string* out) const {
   const View v = Prepare();
   for (const std::string& s : v.lines) *out += s + "\n";
-  *out += "\n" + std::string(kDeviceTitle) + "\n" + kShareNote + "\n";
-  TableText(v.devices, out, kWidth);
-  *out += "\n" + std::string(kLinkTitle) + "\n";
-  TableText(v.links, out, kWidth);
-  *out += "\n" + std::string(kSenderTitle) + "\n";
-  TableText(v.senders, out, kWidth);
+  *out += "\n";
+  TablesText(v.devices, v.links, v.senders, out);
 }
 
 void HopsSection::Markdown(std::string* out) const {
@@ -283,12 +289,7 @@ void HopsSection::Html(std::string* out) const {
   }
   *out += "<h3>Where each sender's packets spend their time</h3>\n" + StackedBars();
   std::string text;
-  text = std::string(kDeviceTitle) + "\n" + kShareNote + "\n";
-  TableText(v.devices, &text, kWidth);
-  text += "\n" + std::string(kLinkTitle) + "\n";
-  TableText(v.links, &text, kWidth);
-  text += "\n" + std::string(kSenderTitle) + "\n";
-  TableText(v.senders, &text, kWidth);
+  TablesText(v.devices, v.links, v.senders, &text);
   *out += "<pre>" + Escape(text) + "</pre>\n";
 }
 
