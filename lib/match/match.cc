@@ -168,6 +168,13 @@ class Matcher {
   void WalkRank(int64_t rank) {
     requests_.Clear();
     messages_.Clear();
+    // Persistent requests made in an earlier window.
+    auto inherited = std::lower_bound(w_.inherited.begin(), w_.inherited.end(), rank,
+                                      [](const window::Window::Persistent& p, int64_t r) { return p.rank < r; });
+    for (; inherited != w_.inherited.end() && inherited->rank == rank; ++inherited) {
+      const window::Window::Persistent& p = *inherited;
+      requests_.Get(p.id) = Request{true, p.send, !p.send, false, p.comm, p.peer, p.tag, p.bytes, -1};
+    }
     const std::vector<uint32_t>& events = w_.by_rank[rank];
     for (size_t i = 0; i < events.size(); ++i) {
       // A rank's events lie far apart in a window of many ranks: fetched

@@ -122,6 +122,38 @@ TEST(Match, PersistentSendrecvMatchedProbeAndProcNull) {
   EXPECT_EQ(m.unmatched_sends + m.unmatched_receives, 0);
 }
 
+// Windows end where no request is active, and a persistent request made
+// before a barrier lives on after it: its starts there still send and
+// receive (found by the online critical path on a persistent halo).
+TEST(Match, PersistentRequestsMadeInAnEarlierWindow) {
+  const auto t = window::ReadWindows(
+      TestHeader(2) + TestMpi(0, 0, "MPI_Send_init", 1, 2, R"(,"peer":1,"tag":1,"bytes":8,"req":0)") +
+      TestMpi(1, 0, "MPI_Recv_init", 1, 2, R"(,"peer":0,"tag":1,"bytes":8,"req":3)") +
+      TestMpi(0, 1, "MPI_Barrier", 3, 10, R"(,"comm":0)") + TestMpi(1, 1, "MPI_Barrier", 3, 10, R"(,"comm":0)") +
+      TestMpi(0, 2, "MPI_Start", 11, 12, R"(,"req":0)") + TestMpi(1, 2, "MPI_Startall", 11, 12, R"(,"reqs":[3])") +
+      TestMpi(0, 3, "MPI_Wait", 13, 14, R"(,"completed":[0])") +
+      TestMpi(1, 3, "MPI_Wait", 11, 15, R"(,"completed":[3])") +
+      TestMpi(0, 4, "MPI_Barrier", 16, 20, R"(,"comm":0)") + TestMpi(1, 4, "MPI_Barrier", 16, 20, R"(,"comm":0)") +
+      TestMpi(0, 5, "MPI_Start", 21, 22, R"(,"req":0)") + TestMpi(1, 5, "MPI_Start", 21, 22, R"(,"req":3)") +
+      TestMpi(0, 6, "MPI_Wait", 23, 24, R"(,"completed":[0])") +
+      TestMpi(1, 6, "MPI_Wait", 21, 25, R"(,"completed":[3])") +
+      TestMpi(0, 7, "MPI_Request_free", 26, 27, R"(,"req":0)") +
+      TestMpi(1, 7, "MPI_Request_free", 26, 27, R"(,"req":3)"));
+  ASSERT_EQ(t.windows.size(), 3u);
+  for (size_t w = 1; w < 3; ++w) {
+    const Matching m = Match(t.windows[w], t.dict);
+    ASSERT_EQ(m.messages.size(), 1u) << "window " << w;
+    // Sent by the Start (seq 2, then 5), received by the Wait after it.
+    EXPECT_EQ(t.windows[w].events[m.messages[0].send].seq, w == 1 ? 2 : 5);
+    EXPECT_EQ(t.windows[w].events[m.messages[0].recv_done].seq, w == 1 ? 3 : 6);
+    EXPECT_EQ(m.unmatched_sends + m.unmatched_receives, 0);
+    ASSERT_EQ(t.windows[w].inherited.size(), 2u);
+    EXPECT_EQ(t.windows[w].inherited[0].rank, 0);
+    EXPECT_TRUE(t.windows[w].inherited[0].send);
+    EXPECT_EQ(t.windows[w].inherited[1].id, 3);
+  }
+}
+
 // One Startall sends two messages: ordered by send, then by receive event
 // (rank 2's receive is read first), whatever order the keys pair them in.
 TEST(Match, MessagesOfOneSendEventOrderedByReceive) {

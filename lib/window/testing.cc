@@ -36,4 +36,24 @@ TestTrace ReadOneWindow(const std::string& text) {
   return out;
 }
 
+TestWindows ReadWindows(const std::string& text) {
+  static int counter = 0;
+  const std::string path = ::testing::TempDir() + "/test-windows-" + std::to_string(counter++) + ".ndjson";
+  std::ofstream(path) << text;
+  trace::InputSet input(std::vector<std::string>{path}, {});
+  WindowReader reader(input);
+  TestWindows out;
+  Status status = reader.Start();
+  EXPECT_TRUE(status.ok()) << status.message();
+  for (;;) {
+    Window window;
+    auto more = reader.Next(&window);
+    EXPECT_TRUE(more.ok());
+    if (!more.ok() || !*more) break;
+    out.windows.push_back(std::move(window));
+  }
+  out.dict = reader.dictionary();
+  return out;
+}
+
 }  // namespace rp::window

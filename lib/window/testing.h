@@ -3,6 +3,7 @@
 #define RP_LIB_WINDOW_TESTING_H_
 
 #include <string>
+#include <vector>
 
 #include "lib/window/window.h"
 
@@ -20,6 +21,12 @@ struct TestTrace {
   Window window;
 };
 TestTrace ReadOneWindow(const std::string& text);
+// Every window of `text`.
+struct TestWindows {
+  Dictionary dict;
+  std::vector<Window> windows;
+};
+TestWindows ReadWindows(const std::string& text);
 
 }  // namespace rp::window
 

@@ -72,6 +72,7 @@ void Window::Clear() {
   events.clear();
   ids.clear();
   resolved.clear();
+  inherited.clear();
   for (auto& r : by_rank) r.clear();
 }
 
@@ -655,7 +656,45 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
       if (e.seq == window->events[indices[k - 1]].seq) CountDuplicateSeq(e);
     }
   }
+  CarryPersistent(window);
   if (progress_) progress_(records_read_);
+}
+
+void WindowReader::CarryPersistent(Window* window) {
+  window->inherited.clear();
+  for (size_t rank = 0; rank < window->by_rank.size(); ++rank) {
+    auto key = [rank](int64_t id) { return static_cast<uint64_t>(rank) << 32 | static_cast<uint32_t>(id); };
+    auto started = [&](int64_t id) {
+      auto it = persistent_.find(key(id));
+      if (it == persistent_.end() || it->second.window == window->index || it->second.carried == window->index) return;
+      it->second.carried = window->index;
+      window->inherited.push_back(it->second.def);
+    };
+    for (uint32_t index : window->by_rank[rank]) {
+      const Event& e = window->events[index];
+      const mpi::Function* f = e.function();
+      if (f == nullptr || (e.req == kNoId && f->category != Category::kStartall)) continue;
+      switch (f->category) {
+        case Category::kSendInit:
+        case Category::kRecvInit:
+          persistent_[key(e.req)] = PersistentDef{
+              {static_cast<int64_t>(rank), e.req, f->category == Category::kSendInit, e.comm, e.peer, e.tag, e.bytes},
+              window->index, -1};
+          break;
+        case Category::kRequestFree:
+          persistent_.erase(key(e.req));
+          break;
+        case Category::kStart:
+          started(e.req);
+          break;
+        case Category::kStartall:
+          for (uint32_t i = 0; i < e.started_count; ++i) started(window->ids[e.started_begin + i]);
+          break;
+        default:
+          break;
+      }
+    }
+  }
 }
 
 void WindowReader::CountDuplicateSeq(const Event& e) {

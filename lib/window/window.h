@@ -74,6 +74,16 @@ struct Window {
   std::vector<int64_t> ids;           // completed and started request ids
   std::vector<trace::Completion> resolved;
   std::vector<std::vector<uint32_t>> by_rank;  // event indices per rank, seq order
+  // Persistent requests started in this window but made (MPI_Send_init,
+  // MPI_Recv_init) in an earlier one: what their starts send or receive,
+  // by rank. Windows end where no request is active, not where none
+  // exists: a persistent request lives across them.
+  struct Persistent {
+    int64_t rank, id;
+    bool send;
+    int64_t comm, peer, tag, bytes;
+  };
+  std::vector<Persistent> inherited;
 
   std::string_view text(const Line& line) const { return {line.text, line.length}; }
   void Clear();
@@ -273,6 +283,7 @@ class WindowReader {
   // when ranks may be many levels apart (a trace sorted by rank).
   void MergeAll();
   void Emit(bool ends_with_sync, Window* window);  // buckets_[first_]
+  void CarryPersistent(Window* window);
 
   trace::InputSet& input_;
   const Boundaries boundaries_;
@@ -292,6 +303,14 @@ class WindowReader {
   Bucket scratch_;
   std::vector<int64_t> last_seq_;  // Emit: each rank's last seq seen
   std::vector<bool> unsorted_;     // and whether its events need sorting
+  // Live persistent requests by (rank << 32 | id), as of the windows
+  // emitted, and the window that made each.
+  struct PersistentDef {
+    Window::Persistent def;
+    int64_t window;
+    int64_t carried;  // the last window it was carried into
+  };
+  std::unordered_map<uint64_t, PersistentDef> persistent_;
   // Reached() kept up to date without a pass over the ranks per record:
   // the fewest synchronizations among delivering ranks, how many ranks are
   // there, and the most any rank completed; recounted when the fewest move.
