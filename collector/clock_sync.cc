@@ -38,6 +38,7 @@ ClockGroups FindClockGroups(const char* host, const char* boot_id) {
   for (int r = 1; r < size; ++r) {
     if (seen.insert(keys[r]).second) groups.leaders.push_back(r);
   }
+  groups.leader = static_cast<int>(std::find(keys.begin(), keys.end(), mine) - keys.begin());
   groups.measured = rank == 0 || std::binary_search(groups.leaders.begin(), groups.leaders.end(), rank);
   return groups;
 }

@@ -28,6 +28,7 @@ struct ClockGroups {
   // knows them all: they are who rank 0 measures).
   std::vector<int> leaders;
   bool measured = false;  // this rank is rank 0, or one of `leaders`
+  int leader = 0;         // the rank whose clock this one reads (its group's lowest)
 };
 
 // Collective over MPI_COMM_WORLD (through PMPI).

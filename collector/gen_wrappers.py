@@ -146,7 +146,8 @@ def t_isend(fn, f, persistent="false"):
     return [], ["call.Peer(comm, dest);", "call.Tag(tag);",
                 "const int64_t rp_bytes = %s;" % bytes_of(fn, "count", dtype),
                 "call.Bytes(rp_bytes);",
-                "call.Req(rpc::NewRequest(*request, rpc::ReqKind::kSend, call.peer(), tag, rp_bytes, comm, %s));" % persistent]
+                "const int32_t rp_req = rpc::NewRequest(*request, rpc::ReqKind::kSend, call.peer(), tag, rp_bytes, comm, %s);" % persistent,
+                "call.Req(rp_req);"]
 
 
 def t_irecv(fn, f, persistent="false"):
@@ -154,7 +155,8 @@ def t_irecv(fn, f, persistent="false"):
     return [], ["call.Peer(comm, source);", "call.Tag(tag);",
                 "const int64_t rp_bytes = %s;" % bytes_of(fn, "count", dtype),
                 "call.Bytes(rp_bytes);",
-                "call.Req(rpc::NewRequest(*request, rpc::ReqKind::kRecv, call.peer(), tag, rp_bytes, comm, %s));" % persistent]
+                "const int32_t rp_req = rpc::NewRequest(*request, rpc::ReqKind::kRecv, call.peer(), tag, rp_bytes, comm, %s);" % persistent,
+                "call.Req(rp_req);"]
 
 
 def t_send_init(fn, f):
@@ -186,16 +188,18 @@ def t_sendrecv(fn, f):
 def t_probe(fn, f):
     found = ["call.Peer(comm, status->MPI_SOURCE);", "call.Tag(status->MPI_TAG);",
              "call.Bytes(rpc::StatusBytes(status));"]
+    pre = []
     if fn.has("message"):
         # MPI_MESSAGE_NO_PROC (a probe of MPI_PROC_NULL) has no message id.
-        found += ["const int32_t rp_msg = rpc::NewMessage(*message, status, comm);",
+        pre = ["int32_t rp_msg = -1;"]
+        found += ["rp_msg = rpc::NewMessage(*message, status, comm);",
                   "if (rp_msg >= 0) call.Msg(rp_msg);"]
     if fn.has("flag"):
         post = ["if (*flag) {"] + ["  " + s for s in found] + \
                ["} else {", "  call.Peer(comm, source);", "  call.Tag(tag);", "}"]
     else:
         post = found
-    return [], post
+    return pre, post
 
 
 def t_mrecv(fn, f):
@@ -204,7 +208,8 @@ def t_mrecv(fn, f):
     post = ["if (rp_msg >= 0) call.Msg(rp_msg);", "call.PeerWorld(rp_peer);", "call.Tag(rp_tag);",
             "call.Bytes(rp_bytes);"]
     if fn.has("request"):
-        post.append("call.Req(rpc::NewRequest(*request, rpc::ReqKind::kRecv, rp_peer, rp_tag, rp_bytes, MPI_COMM_NULL, false));")
+        post.append("const int32_t rp_req = rpc::NewRequest(*request, rpc::ReqKind::kRecv, rp_peer, rp_tag, rp_bytes, MPI_COMM_NULL, false);")
+        post.append("call.Req(rp_req);")
     return pre, post
 
 
@@ -342,8 +347,9 @@ def t_coll(fn, f):
     if received:
         post.append("call.Rbytes(%s);" % expand(received, fn))
     if fn.has("request"):
-        post.append("call.Req(rpc::NewRequest(*request, rpc::ReqKind::kColl, -1, -1, %s, comm, false));"
+        post.append("const int32_t rp_req = rpc::NewRequest(*request, rpc::ReqKind::kColl, -1, -1, %s, comm, false);"
                     % ("rp_bytes" if sent else "0"))
+        post.append("call.Req(rp_req);")
     return [], post
 
 
@@ -452,6 +458,47 @@ def t_abort(fn, f):
     return [], ["call.Comm(comm);", "call.Tag(errorcode);"]
 
 
+# The online critical path's hooks (collector/online.h), by category:
+# (lines inside the call before the PMPI call, lines after the template's).
+# They run only with RP_ONLINE=1.
+def online_hooks(fn):
+    c = fn.category
+    if c in ("send", "isend"):
+        return ["rpc::online::Send(comm, dest, tag);"], []
+    if c == "send_init":
+        return [], ["rpc::online::Posted(rp_req, *request, comm, dest, tag, true, true);"]
+    if c in ("irecv", "recv_init"):
+        persistent = "true" if c == "recv_init" else "false"
+        return [], ["rpc::online::Posted(rp_req, *request, comm, source, tag, false, %s);" % persistent]
+    if c == "recv":
+        return [], ["rpc::online::Received(comm, status);"]
+    if c == "sendrecv":
+        return ["rpc::online::Send(comm, dest, sendtag);"], ["rpc::online::Received(comm, status);"]
+    if c == "start":
+        return ["rpc::online::Started(rp_id);"], []
+    if c == "startall":
+        return ["for (int i = 0; i < count; ++i) rpc::online::Started(rpc::RequestId(array_of_requests[i]));"], []
+    if c == "probe" and fn.has("message"):
+        found = "rpc::online::Matched(rp_msg, comm, status);"
+        return [], ["if (*flag) " + found] if fn.has("flag") else [found]
+    if c == "mrecv":
+        if fn.has("request"):
+            return [], ["rpc::online::MatchedPosted(rp_msg, rp_req);"]
+        return [], ["rpc::online::MatchedReceived(rp_msg);"]
+    if c == "coll":
+        root = "root" if fn.has("root") else "-1"
+        if fn.has("request"):
+            return [], ["rpc::online::CollectiveStarted(rp_req, %s, comm, %s);" % (fn.fn_id, root)]
+        return [], ["rpc::online::Collective(%s, comm, %s);" % (fn.fn_id, root)]
+    return [], []
+
+
+def guarded(lines):
+    if not lines:
+        return []
+    return ["if (rpc::online::g_on) {"] + ["  " + s for s in lines] + ["}"]
+
+
 TEMPLATES = {
     "send": t_send, "recv": t_recv, "isend": t_isend, "irecv": t_irecv,
     "send_init": t_send_init, "recv_init": t_recv_init, "start": t_start, "startall": t_startall,
@@ -502,11 +549,13 @@ def emit_c_wrapper(fn):
     out = ['extern "C" RP_EXPORT int %s(%s) {' % (fn.name, proto),
            "  rpc::Call call(%s, __builtin_return_address(0));" % fn.fn_id,
            "  if (!call.recording()) return %s;" % pmpi_call(fn, args)]
+    inside, after = online_hooks(fn)
     out += ["  " + s for s in c_substitutions(fn) + pre]
-    out += ["  call.Start();",
-            "  const int rc = %s;" % pmpi_call(fn, args),
+    out += ["  call.Start();"]
+    out += ["  " + s for s in guarded(inside)]
+    out += ["  const int rc = %s;" % pmpi_call(fn, args),
             "  call.Stop();"]
-    out += ["  " + s for s in post]
+    out += ["  " + s for s in post + guarded(after)]
     out += ["  call.Commit();", "  return rc;", "}", ""]
     return out
 
@@ -613,10 +662,12 @@ def emit_fortran_wrapper(fn):
     for fp in sorted(fparams, key=lambda fp: fp.p.kind in ("handles", "statuses")):
         out += ["  " + s for s in fp.pre()]
     out += ["  " + s for s in pre]
-    out += ["  call.Start();", "  %s(%s);" % (real, ", ".join(passed)), "  call.Stop();"]
+    inside, after = online_hooks(fn)
+    out += ["  call.Start();"] + ["  " + s for s in guarded(inside)]
+    out += ["  %s(%s);" % (real, ", ".join(passed)), "  call.Stop();"]
     for fp in fparams:
         out += ["  " + s for s in fp.post()]
-    out += ["  " + s for s in post]
+    out += ["  " + s for s in post + guarded(after)]
     out += ["  call.Commit();", "}"]
     for alias in fortran_names(fn)[1:]:
         out.append('extern "C" RP_EXPORT void %s(%s) __attribute__((alias("%s")));'
@@ -662,19 +713,20 @@ def emit_special(fn):
     elif fn.name == "MPI_Finalize":
         # The call starts when the application makes it, before the
         # collector's closing handshake.
-        body = ["  const int64_t t0 = rpc::Now();", "  rpc::StopRecording();", "  const int64_t mpi_t0 = rpc::Now();"]
+        body = ["  const int64_t t0 = rpc::Now();", "  rpc::StopRecording(%s, t0);" % site,
+                "  const int64_t mpi_t0 = rpc::Now();"]
         c = ['extern "C" RP_EXPORT int MPI_Finalize() {',
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
              # Not recording (its file could not be created): the closing
              # handshake is collective all the same.
-             "  if (!call.recording()) {", "    rpc::StopRecording();", "    return PMPI_Finalize();", "  }"] + body + [
+             "  if (!call.recording()) {", "    rpc::StopRecording(%s, rpc::Now());" % site, "    return PMPI_Finalize();", "  }"] + body + [
              "  const int rc = PMPI_Finalize();", "  const int64_t t1 = rpc::Now();",
              "  rpc::FinishRecording(%s, %s, t0, mpi_t0, t1);" % (fn.fn_id, site), "  return rc;", "}"]
         f = ['extern "C" void pmpi_finalize_(MPI_Fint* ierr) __attribute__((weak));',
              'extern "C" RP_EXPORT void mpi_finalize_(MPI_Fint* ierr) {',
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
              '  if (pmpi_finalize_ == nullptr) rpc::MissingFortranMpi("pmpi_finalize_");',
-             "  if (!call.recording()) {", "    rpc::StopRecording();", "    return pmpi_finalize_(ierr);", "  }"] + body + [
+             "  if (!call.recording()) {", "    rpc::StopRecording(%s, rpc::Now());" % site, "    return pmpi_finalize_(ierr);", "  }"] + body + [
              "  pmpi_finalize_(ierr);", "  const int64_t t1 = rpc::Now();",
              "  rpc::FinishRecording(%s, %s, t0, mpi_t0, t1);" % (fn.fn_id, site), "}"]
         decl = "MPI_Fint* ierr"
@@ -734,6 +786,7 @@ HEADER = """// Generated by collector/gen_wrappers.py from lib/mpi/functions.txt
 #include <vector>
 
 #include "collector/fortran.h"
+#include "collector/online.h"
 #include "collector/runtime.h"
 #include "lib/mpi/functions.h"
 

@@ -43,8 +43,10 @@ Options ReadOptions() {
   o.sample_depth = static_cast<int>(EnvInt("RP_SAMPLE_DEPTH", 48, 1, 512));
   o.clock_exchanges = static_cast<int>(EnvInt("RP_CLOCK_EXCHANGES", 8, 1, 1000));
   o.shared_clock = EnvInt("RP_SHARED_CLOCK", 1, 0, 1) == 1;
+  o.online = EnvInt("RP_ONLINE", 0, 0, 1) == 1;
+  o.trace = !o.online || EnvInt("RP_TRACE", 1, 0, 1) == 1;
   const char* timer = std::getenv("RP_TIMER");
-  o.timer_ticks = !(timer != nullptr && std::strcmp(timer, "monotonic") == 0) && InvariantTsc();
+  o.timer_ticks = !o.online && !(timer != nullptr && std::strcmp(timer, "monotonic") == 0) && InvariantTsc();
   return o;
 }
 

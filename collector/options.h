@@ -10,7 +10,11 @@
 //                       share a host and boot (libfaketime, time
 //                       namespaces)                            (1)
 //   RP_TIMER            "tsc" or "monotonic"                   (tsc when the
-//                       CPU's time-stamp counter is invariant)
+//                       CPU's time-stamp counter is invariant; monotonic
+//                       with RP_ONLINE, whose paths cross ranks in ns)
+//   RP_ONLINE           1: the critical path computed in the run, written
+//                       by rank 0 at MPI_Finalize (collector/online.h) (0)
+//   RP_TRACE            0: with RP_ONLINE, record no events     (1)
 #ifndef RP_COLLECTOR_OPTIONS_H_
 #define RP_COLLECTOR_OPTIONS_H_
 
@@ -27,6 +31,8 @@ struct Options {
   int clock_exchanges = 8;
   bool shared_clock = true;
   bool timer_ticks = false;
+  bool online = false;
+  bool trace = true;
 };
 
 Options ReadOptions();

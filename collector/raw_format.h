@@ -50,6 +50,7 @@ enum RecordKind : uint16_t {
   kCmdline = 7,
   kCalib = 8,
   kOverhead = 9,
+  kOnline = 10,
 };
 
 struct RecordHeader {
@@ -169,6 +170,36 @@ struct EndRecord {
   int64_t overhead_outside;  // timer units of the collector's own work outside
                              // MPI calls: taking samples, and the buffer writes
                              // that samples forced
+};
+
+// Rank 0's online answer (RP_ONLINE=1), appended before its end record:
+// OnlineFixed, the critical path's wire record (lib/online/path.h) whose
+// site fields are rank 0's return addresses, padded to 8 bytes, then
+// OnlineSite entries: every call site's time summed over all ranks. Times
+// are ns on rank 0's clock.
+struct OnlineFixed {
+  RecordHeader h;          // kind kOnline
+  int64_t start;           // the first return from MPI_Init
+  int64_t end;             // the last entry of MPI_Finalize
+  int32_t ranks;           // ranks whose answer is in (all, unless some died)
+  int32_t path_bytes;      // the wire record's length
+  int32_t n_sites;
+  int32_t pad;
+  // What the model could not follow, summed over the ranks (lib/online's
+  // notes: a message whose piggyback was not paired, a communicator without
+  // its duplicate, a collective on an inter-communicator).
+  int64_t unpaired_receives;  // receives completed without a piggyback
+  int64_t unpaired_sends;     // piggybacks left unreceived at MPI_Finalize
+  int64_t skipped_calls;      // calls passed over (no duplicate, inter-communicator collectives)
+  int64_t piggyback_bytes;    // bytes of piggybacks sent, all ranks
+  int64_t piggybacks;         // piggyback messages and path collectives, all ranks
+};
+
+struct OnlineSite {
+  uint64_t address;  // rank 0's return address (its module's offset when mapped only elsewhere)
+  int64_t compute, mpi, calls;
+  int32_t fn;        // the MPI function called there
+  int32_t pad;
 };
 
 // Predefined reduction operations, in the order kOp32 indexes them.

@@ -20,6 +20,7 @@
 #include "collector/handle_map.h"
 #include "collector/clock_sync.h"
 #include "collector/fortran.h"
+#include "collector/online.h"
 #include "collector/options.h"
 #include "collector/proc_maps.h"
 #include "collector/sampler.h"
@@ -84,6 +85,7 @@ struct State {
   int fd = -1;
   bool threaded = false;
   bool finished = false;
+  bool trace = true;  // events go to the file (not with RP_TRACE=0, nor without a file)
   SpinLock lock;
   std::vector<char> buffer;
   size_t used = 0;
@@ -633,10 +635,27 @@ void Call::Resolved(int32_t id, int peer, int tag, int64_t bytes) {
   t_resolved.push_back(raw::ResolvedEntry{id, peer, tag, 0, bytes});
 }
 
+void Call::Start() {
+  t0_ = Now();
+  if (online::g_on) online::Enter(site_, fn_, t0_);
+}
+
 void Call::Commit() {
   State& s = S();
+  int64_t overhead = 0;
+  if (online::g_on) {
+    // The online work after MPI returned is the collector's: the call ends
+    // for the application when it is done.
+    const int64_t end = Now();
+    overhead = online::Exit(t0_, t1_, end);
+    t1_ = end;
+  }
+  if (!s.trace) {
+    t_completed.clear(), t_resolved.clear(), t_started.clear();
+    return;
+  }
   Locked lock(s);
-  AppendEvent(s, fn_, s.options.sites ? site_ : 0, t0_, t1_, 0, present_, fields_);
+  AppendEvent(s, fn_, s.options.sites ? site_ : 0, t0_, t1_, overhead, present_, fields_);
 }
 
 // --- requests ---------------------------------------------------------------
@@ -720,6 +739,10 @@ void CompleteRequest(Call& call, MPI_Request old_handle, int32_t id, const MPI_S
   if (!r.live || !r.active) return;  // an inactive persistent request completes nothing
   (void)old_handle;
   call.Completed(id);
+  if (online::g_on) {
+    if (r.kind == ReqKind::kRecv && status != nullptr && status != MPI_STATUS_IGNORE) online::CompletedRecv(id, status);
+    if (r.kind == ReqKind::kColl) online::CompletedColl(id);
+  }
   if (r.kind == ReqKind::kRecv && status != nullptr && status != MPI_STATUS_IGNORE && r.comm >= 0) {
     int cancelled = 0;
     PMPI_Test_cancelled(status, &cancelled);
@@ -738,7 +761,9 @@ void FreeRequest(MPI_Request handle) {
   State& s = S();
   Locked lock(s);
   const int32_t id = s.request_ids.Find(Key(handle));
-  if (id >= 0) Unlink(s, id);
+  if (id < 0) return;
+  if (online::g_on) online::Freed(id);
+  Unlink(s, id);
 }
 
 int32_t StartRequest(MPI_Request handle) {
@@ -790,12 +815,15 @@ int32_t TakeMessage(MPI_Message handle, int* peer, int* tag, int64_t* bytes) {
 int32_t RegisterComm(MPI_Comm comm, MPI_Comm parent, raw::CommKind kind) {
   State& s = S();
   Locked lock(s);
+  // Every member makes it in this call: its duplicate is made here too.
+  if (online::g_on) online::CommCreated(comm);
   return RegisterCommLocked(s, comm, parent, kind);
 }
 
 void ForgetComm(MPI_Comm comm) {
   State& s = S();
   Locked lock(s);
+  if (online::g_on) online::CommFreed(comm);
   s.comm_ids.Erase(Key(comm));
 }
 
@@ -866,6 +894,15 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   s.clock_groups = FindClockGroups(header.host, header.boot_id);
   const std::optional<ClockOffset> init_offset = MeasureClockOffset(s.clock_groups, s.options.clock_exchanges);
   s.started = true;
+  // The online path: on every rank, with a file or not (a rank that kept
+  // out would leave the others waiting for its piggybacks).
+  const bool online = s.options.online && !s.threaded;
+  if (s.options.online && s.threaded && s.rank == 0) {
+    std::fprintf(stderr, "librpcollect: the online critical path needs a thread level below "
+                         "MPI_THREAD_MULTIPLE (one path per process); not computing it\n");
+  }
+  if (online) online::Start(ExecutableMappings(), s.rank, s.clock_groups.leader, init_offset ? init_offset->offset : 0);
+  s.trace = s.options.trace;
 
   ::mkdir(s.options.dir.c_str(), 0755);
   const std::string path = s.options.dir + "/rank-" + std::to_string(s.rank) + ".rpraw";
@@ -873,6 +910,10 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   if (s.fd < 0) {
     std::fprintf(stderr, "librpcollect: rank %d: cannot create %s: %s; not recording\n", s.rank,
                  path.c_str(), std::strerror(errno));
+    if (!online) return;
+    s.trace = false;
+    online::Begin(Now());
+    online::g_on = g_recording = true;
     return;
   }
   s.buffer.resize(s.options.buffer_bytes);
@@ -907,7 +948,7 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   }
   InstallSignalHandlers();
   std::atexit(OnExit);
-  if (s.options.sample_hz > 0) {
+  if (s.options.sample_hz > 0 && s.trace) {
     // The sampler runs in a signal handler on the main thread, only while it
     // is outside MPI (so not inside this file's buffer code); with several
     // threads, another may hold the lock: then the sample is dropped.
@@ -925,23 +966,38 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   // the collector's, not MPI's: the record's overhead. No sample lands
   // before this record: the wrapper's Call keeps the sampler out.
   const int64_t end = Now();
-  AppendPlainEvent(s, init_fn, site, init_t0, end, end - init_t1);
+  if (s.trace) AppendPlainEvent(s, init_fn, site, init_t0, end, end - init_t1);
+  if (online) {
+    online::Begin(end);
+    online::g_on = true;
+  }
   g_recording = true;  // only now may other calls record: MPI_Init is seq 0
 }
 
-void StopRecording() {
+void StopRecording(const void* site, int64_t t0) {
   State& s = S();
   if (!s.started) return;
+  std::vector<char> answer;
+  if (online::g_on) {
+    online::g_on = false;
+    answer = online::Finish(reinterpret_cast<uint64_t>(site), t0);  // collective
+  }
   if (s.fd >= 0) {
     StopSampler();
     g_recording = false;
   }
   // Collective, as at MPI_Init: on every rank, recording or not.
   const std::optional<ClockOffset> measured = MeasureClockOffset(s.clock_groups, s.options.clock_exchanges);
-  if (s.fd < 0) return;
+  if (s.fd < 0) {
+    if (!answer.empty()) {
+      std::fprintf(stderr, "librpcollect: rank 0 has no file to write the online critical path to\n");
+    }
+    return;
+  }
   Locked lock(s);
   AppendClock(s, 1, measured);
   AppendMaps(s);
+  if (!answer.empty()) AppendRecord(s, answer.data(), answer.size());
 }
 
 void FinishRecording(uint16_t fn, const void* site, int64_t t0, int64_t mpi_t0, int64_t t1) {
@@ -952,7 +1008,7 @@ void FinishRecording(uint16_t fn, const void* site, int64_t t0, int64_t mpi_t0, 
   // inside the call too; the very last is not measured.
   FlushLocked(s);
   const int64_t end = Now();
-  AppendPlainEvent(s, fn, site, t0, end, (mpi_t0 - t0) + (end - t1));
+  if (s.trace) AppendPlainEvent(s, fn, site, t0, end, (mpi_t0 - t0) + (end - t1));
   AppendEnd(s, 1);
   FlushLocked(s);
   ::close(s.fd);

@@ -77,7 +77,7 @@ class Call {
   Call& operator=(const Call&) = delete;
 
   bool recording() const { return recording_; }
-  void Start() { t0_ = Now(); }
+  void Start();
   void Stop() { t1_ = Now(); }
 
   void Comm(MPI_Comm comm);
@@ -168,9 +168,10 @@ int WinWorldRank(MPI_Win win, int rank);
 // work (the record's overhead).
 void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t init_t1,
                     int thread_level);
-// Before PMPI_Finalize: measures the clock offset again (collective: also
-// on a rank that could not record), stops sampling.
-void StopRecording();
+// Before PMPI_Finalize, which the application called at `t0` from `site`:
+// ends the online critical path (collective), measures the clock offset
+// again (collective: also on a rank that could not record), stops sampling.
+void StopRecording(const void* site, int64_t t0);
 // After PMPI_Finalize: writes the finalize event and closes the file. The
 // application called at t0, PMPI_Finalize ran from mpi_t0 to t1; the rest
 // (the closing handshake before, the buffer's last write after) is the

@@ -27,6 +27,11 @@ int main(int argc, char** argv) {
   app.add_flag("--no-shared-clock", [&](int64_t) { options.shared_clock = false; },
                "measure every rank's clock offset, even of ranks on one host and boot (for clocks faked per "
                "process, or time namespaces)");
+  app.add_flag("--online", options.online,
+               "compute the critical path inside the run and write it (cp_summary, cp_profile) instead of a "
+               "trace: the output does not grow with the run's length");
+  app.add_option("--trace", options.trace_output, "with --online: trace the run too, into FILE")
+      ->type_name("FILE");
   app.add_option("--collector", options.collector, "librpcollect.so to preload (default: installed with rp-record)")
       ->type_name("PATH");
   app.add_option("command", options.command, "the launch command, after --")->type_name("COMMAND");
@@ -38,11 +43,18 @@ int main(int argc, char** argv) {
       "\n"
       "Examples:\n"
       "  rp-record -o run.ndjson.zst -- mpirun -np 8 ./app input.dat\n"
-      "  rp-record --merge /scratch/job42/rp-raw -o run.ndjson.zst && rp-cat --count run.ndjson.zst");
-  return tool.Main(argc, argv, [&] {
+      "  rp-record --merge /scratch/job42/rp-raw -o run.ndjson.zst && rp-cat --count run.ndjson.zst\n"
+      "  rp-record --online -o cp.ndjson -- mpirun -np 512 ./app && rp-report cp.ndjson\n"
+      "  rp-record --online --trace run.ndjson.zst -o cp.ndjson -- mpirun -np 8 ./app");
+  return tool.Main(argc, argv, [&]() -> rp::Status {
     options.output = io.output;
-    return rp::recorder::Run(options, [&](const std::vector<std::string>& raw_files) {
-      return rp::cli::OpenWriter(io, raw_files);
+    if (!options.trace_output.empty() && !options.online) {
+      return rp::InputError("--trace goes with --online (without it, -o is the trace)");
+    }
+    return rp::recorder::Run(options, [&](const std::string& path, const std::vector<std::string>& raw_files) {
+      rp::cli::IoOptions file = io;
+      file.output = path;
+      return rp::cli::OpenWriter(file, raw_files);
     });
   });
 }

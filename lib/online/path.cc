@@ -107,6 +107,18 @@ Path AtExit(const Entry& own, std::span<const Entry> partners, int64_t exit, uin
   return out;
 }
 
+void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t exit, uint64_t site, int32_t rank) {
+  Entry* longest = nullptr;
+  int64_t ready = entry, best = path->length();
+  for (Entry& e : partners) {
+    if (e.path.length() > best) longest = &e, best = e.path.length();
+    ready = std::max(ready, e.t);
+  }
+  if (longest != nullptr) std::swap(*path, longest->path);
+  path->AddMpi(site, std::max<int64_t>(0, exit - ready));
+  path->set_end_rank(rank);
+}
+
 void CombineWire(const uint8_t* in, uint8_t* inout) {
   const int64_t t = std::max(Get<int64_t>(in + 8), Get<int64_t>(inout + 8));
   if (WireLength(in) > WireLength(inout)) {

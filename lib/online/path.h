@@ -90,6 +90,9 @@ struct Entry {
 // (see above): the longest entry path (ties: the call's own) plus the
 // time from the last entry to `exit`, charged to the site's MPI time.
 Path AtExit(const Entry& own, std::span<const Entry> partners, int64_t exit, uint64_t site, int32_t rank);
+// The same on the rank's own path, which entered at `entry`: the longest
+// partner's path is moved in (the collector's form: no copy of its own).
+void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t exit, uint64_t site, int32_t rank);
 
 // Combines two wire records into `inout` (the MPI user operation of the
 // collectives that pass paths): the longer path (ties: inout's) with the

@@ -77,6 +77,26 @@ TEST(Path, ASlowRankSetsTheLengthWhereverItIs) {
   }
 }
 
+// The collector's in-place form gives what AtExit gives.
+TEST(Path, ExitInPlaceIsAtExit) {
+  Path own, other;
+  own.AddCompute(kCompute, 100);
+  other.AddCompute(kSend, 250);
+  std::vector<Entry> partners{{other, 40}};
+  const Path expected = AtExit(Entry{own, 30}, partners, 90, kRecv, 1);
+  ExitInPlace(&own, 30, partners, 90, kRecv, 1);
+  EXPECT_EQ(own.length(), expected.length());
+  EXPECT_EQ(own.length(), 250 + 50);
+  EXPECT_EQ(own.sites()[0].site, kSend);
+  EXPECT_EQ(own.end_rank(), 1);
+  // A shorter partner leaves the own path, plus the time after it was ready.
+  Path mine;
+  mine.AddCompute(kCompute, 500);
+  std::vector<Entry> short_one{{other, 70}};
+  ExitInPlace(&mine, 30, short_one, 90, kRecv, 2);
+  EXPECT_EQ(mine.length(), 520);
+}
+
 // Beyond kSites sites the lightest gives way; the totals stay whole.
 TEST(Path, TheLightestSiteGivesWayAndNothingIsLost) {
   Path p;

@@ -75,4 +75,16 @@ const std::string* SiteKeys::Module(uint64_t key) const {
   return nullptr;
 }
 
+uint64_t SiteKeys::Address(uint64_t key) const {
+  if (key & kUnmapped) return key & ~kUnmapped;
+  const uint32_t hash = static_cast<uint32_t>(key >> 32);
+  const uint64_t offset = FileOffset(key);
+  for (const Range& r : ranges_) {
+    if (r.hash == hash && offset >= r.offset && offset < r.offset + (r.end - r.start)) {
+      return r.start + (offset - r.offset);
+    }
+  }
+  return 0;
+}
+
 }  // namespace rp::online

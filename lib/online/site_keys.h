@@ -32,6 +32,9 @@ class SiteKeys {
   uint64_t Key(uint64_t address) const;
   // The module path of a key, nullptr for an address outside every mapping.
   const std::string* Module(uint64_t key) const;
+  // The address a key stands for in this process (0 when its module is not
+  // mapped here); the inverse of Key.
+  uint64_t Address(uint64_t key) const;
   static uint32_t FileOffset(uint64_t key) { return static_cast<uint32_t>(key); }
   static constexpr uint64_t kUnmapped = uint64_t{1} << 63;
 

@@ -25,6 +25,11 @@ TEST(SiteKeys, TheSameSiteHasTheSameKeyWhereverItIsMapped) {
   EXPECT_EQ(la, lb);
   EXPECT_NE(la, ka);
   EXPECT_EQ(SiteKeys::FileOffset(la), 0x22010u);
+  // Back to each process's own address.
+  EXPECT_EQ(a.Address(kb), 0x55d0a0001234u);
+  EXPECT_EQ(b.Address(ka), 0x5612b0001234u);
+  EXPECT_EQ(b.Address(la), 0x7f9900028010u);
+  EXPECT_EQ(SiteKeys("").Address(ka), 0u);
 }
 
 TEST(SiteKeys, AnAddressOutsideEveryMappingKeepsItsValue) {
@@ -33,6 +38,7 @@ TEST(SiteKeys, AnAddressOutsideEveryMappingKeepsItsValue) {
   EXPECT_EQ(k.Key(0x500), 0x500 | SiteKeys::kUnmapped);
   EXPECT_EQ(k.Module(k.Key(0x500)), nullptr);
   EXPECT_EQ(SiteKeys::FileOffset(k.Key(0x1fff)), 0xfffu);
+  EXPECT_EQ(k.Address(k.Key(0x500)), 0x500u);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "collector/raw_format.h"
 #include "lib/base/version.h"
 #include "lib/recorder/events.h"
+#include "lib/recorder/online_answer.h"
 #include "lib/recorder/rank_info.h"
 #include "lib/recorder/raw_file.h"
 #include "lib/recorder/symbolizer.h"
@@ -86,6 +87,18 @@ void Scan(RawFile& file, RankInfo& info, Symbolizer& symbolizer) {
       case raw::kCmdline:
         info.cmdline = std::string(RecordText(rec));
         break;
+      case raw::kOnline: {
+        info.online.assign(reinterpret_cast<const char*>(rec), rec->size);
+        std::vector<uint64_t> addresses;
+        if (!OnlineAddresses(info.online, &addresses)) {
+          info.problem = "malformed online answer at byte " + std::to_string(file.offset());
+          return;
+        }
+        for (uint64_t a : addresses) {
+          if (a != 0) info.addresses.insert(a);
+        }
+        break;
+      }
       case raw::kCalib:
         if (rec->size >= sizeof(raw::CalibRecord)) {
           const auto* calib = reinterpret_cast<const raw::CalibRecord*>(rec);
@@ -150,7 +163,7 @@ bool IsCollector(const std::string& module) {
 // event's site is level 0 (the innermost); a sample frame expands to all
 // levels, innermost first.
 int64_t WriteSites(std::vector<RankInfo>& ranks, Symbolizer& symbolizer, trace::Writer& writer,
-                   Status* status) {
+                   std::vector<trace::SiteRecord>* written, Status* status) {
   std::map<std::pair<std::string, uint64_t>, Location> by_name;
   std::vector<std::vector<std::pair<uint64_t, Location>>> located(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) {
@@ -180,6 +193,7 @@ int64_t WriteSites(std::vector<RankInfo>& ranks, Symbolizer& symbolizer, trace::
       if (!key.first.empty()) site.set_module(key.first);
       site.set_addr(hex);
       if (status->ok()) *status = writer.Write(site);
+      written->push_back(std::move(site));
     }
   }
   for (size_t i = 0; i < ranks.size(); ++i) {
@@ -418,9 +432,27 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
   Status status;
   report.comms = UnifyComms(ranks, writer, &status);
   RP_RETURN_IF_ERROR(status);
-  report.sites = WriteSites(ranks, symbolizer, writer, &status);
+  std::vector<trace::SiteRecord> sites;
+  report.sites = WriteSites(ranks, symbolizer, writer, &sites, &status);
   RP_RETURN_IF_ERROR(status);
   RP_RETURN_IF_ERROR(WriteClockRecords(ranks, writer));
+  if (options.online) {
+    const RankInfo* zero = ranks.front().rank == 0 ? &ranks.front() : nullptr;
+    if (zero == nullptr || zero->online.empty()) {
+      return InputError(dir + ": no online answer (rank 0 writes it at MPI_Finalize: did the job get there, "
+                        "with RP_ONLINE=1?)");
+    }
+    RP_ASSIGN_OR_RETURN(const OnlineCounts online,
+                        WriteOnlineAnswer(zero->online, world, zero->site_of, sites, writer));
+    if (online.ranks < world) {
+      report.problems.push_back("the online answer covers " + std::to_string(online.ranks) + " of " +
+                                std::to_string(world) + " ranks");
+    }
+    report.online_piggybacks = online.piggybacks;
+    report.online_piggyback_bytes = online.piggyback_bytes;
+    report.online_skipped_calls = online.skipped_calls;
+    return report;
+  }
   RP_ASSIGN_OR_RETURN(const EventCounts counts, WriteEvents(ranks, writer));
   report.events = counts.events;
   report.samples = counts.samples;

@@ -4,7 +4,8 @@
 //   membership and creation order, world = 0); site records (call sites and
 //   sample frames, by module and address); clock measurements by rank; then
 //   mpi and sample records merged by start time (ties: rank, then file
-//   order), with per-rank seq numbers.
+//   order), with per-rank seq numbers. With MergeOptions::online the
+//   events make way for the online answer's records.
 // Two passes over the files: the first collects dictionaries and checks
 // completeness, the second streams events, so memory does not grow with the
 // number of events.
@@ -29,12 +30,17 @@ struct MergeReport {
   // Everything that makes the trace incomplete, one line each: missing
   // ranks, torn or corrupt files, ranks that never reached MPI_Finalize.
   std::vector<std::string> problems;
+  // With MergeOptions::online: what the online answer says of itself.
+  int64_t online_piggybacks = 0, online_piggyback_bytes = 0, online_skipped_calls = 0;
 };
 
 struct MergeOptions {
   // The recorded command (rp-record's), for the header; when empty, rank
   // 0's own command line is used.
   std::vector<std::string> argv;
+  // Write rank 0's online critical path (rp-record --online) instead of
+  // the events: the dictionaries, then its cp_summary and cp_profile.
+  bool online = false;
 };
 
 // Fails (exit 2) only when nothing can be merged; partial data is written

@@ -95,6 +95,7 @@ struct RankInfo {
   std::unordered_map<uint64_t, std::pair<int64_t, int64_t>> site_of;
   std::vector<int64_t> comm_global;               // local comm id -> global id
   std::string cmdline;
+  std::string online;  // rank 0's online answer (a raw kOnline record), if any
   TimeMap time;
   bool has_end = false;
   raw::EndRecord end{};

@@ -66,7 +66,7 @@ const raw::RecordHeader* RawFile::Next() {
   raw::RecordHeader head;
   std::memcpy(&head, buffer_.data() + begin_, sizeof head);
   if (head.size < sizeof head || head.size % 8 != 0 || head.size > kMaxRecord ||
-      head.kind < raw::kEvent || head.kind > raw::kOverhead) {
+      head.kind < raw::kEvent || head.kind > raw::kOnline) {
     problem_ = "corrupt record at byte " + std::to_string(consumed_) + " (kind " +
                std::to_string(head.kind) + ", size " + std::to_string(head.size) + ")";
     return nullptr;

@@ -75,23 +75,66 @@ void RemoveRawDir(const std::string& dir) {
 // written beside its name and renamed into place when the merge is done,
 // so that a merge that fails leaves no output (and the raw files, which
 // are removed only after a complete merge).
-Expected<std::unique_ptr<trace::Writer>> OpenMergeOutput(const OutputOpener& open, const std::string& dir) {
+Expected<std::unique_ptr<trace::Writer>> OpenMergeOutput(const OutputOpener& open, const std::string& path,
+                                                         const std::string& dir) {
   std::vector<std::string> inputs;
-  for (const auto& [rank, path] : RankFiles(dir)) inputs.push_back(path);
-  return open(inputs);
+  for (const auto& [rank, file] : RankFiles(dir)) inputs.push_back(file);
+  return open(path, inputs);
 }
 
-Status MergeAndReport(const Config& config, const std::string& dir, const std::vector<std::string>& argv,
-                      std::unique_ptr<trace::Writer> writer, bool* complete) {
+// The outputs of one run: the trace, the online answer, or both.
+struct Outputs {
+  std::unique_ptr<trace::Writer> trace, online;
+  std::string trace_path, online_path;
+};
+
+Expected<Outputs> OpenOutputs(const Config& config, const OutputOpener& open, const std::string& dir) {
+  Outputs out;
+  if (!config.online) {
+    out.trace_path = config.output;
+  } else {
+    out.online_path = config.output;
+    out.trace_path = config.trace_output;
+    RP_ASSIGN_OR_RETURN(out.online, OpenMergeOutput(open, out.online_path, dir));
+  }
+  if (!out.trace_path.empty()) {
+    RP_ASSIGN_OR_RETURN(out.trace, OpenMergeOutput(open, out.trace_path, dir));
+  }
+  return out;
+}
+
+std::string Shown(const std::string& path) { return path == "-" ? "<stdout>" : path; }
+
+Status MergeAndReport(const std::string& dir, const std::vector<std::string>& argv, Outputs outputs,
+                      bool* complete) {
   MergeOptions options;
   options.argv = argv;
-  RP_ASSIGN_OR_RETURN(MergeReport report, Merge(dir, options, *writer));
-  RP_RETURN_IF_ERROR(writer->Close());
-  spdlog::info("{} ranks, {} events, {} samples, {} call sites, {} communicators -> {}",
-               report.world_size, report.events, report.samples, report.sites, report.comms,
-               config.output == "-" ? "<stdout>" : config.output);
-  for (const std::string& problem : report.problems) spdlog::warn("{}", problem);
-  *complete = report.problems.empty();
+  *complete = true;
+  if (outputs.trace) {
+    RP_ASSIGN_OR_RETURN(MergeReport report, Merge(dir, options, *outputs.trace));
+    RP_RETURN_IF_ERROR(outputs.trace->Close());
+    spdlog::info("{} ranks, {} events, {} samples, {} call sites, {} communicators -> {}", report.world_size,
+                 report.events, report.samples, report.sites, report.comms, Shown(outputs.trace_path));
+    for (const std::string& problem : report.problems) spdlog::warn("{}", problem);
+    *complete &= report.problems.empty();
+  }
+  if (outputs.online) {
+    options.online = true;
+    RP_ASSIGN_OR_RETURN(MergeReport report, Merge(dir, options, *outputs.online));
+    RP_RETURN_IF_ERROR(outputs.online->Close());
+    spdlog::info("{} ranks, online critical path from {} piggybacked paths ({} bytes){} -> {}", report.world_size,
+                 report.online_piggybacks, report.online_piggyback_bytes,
+                 report.online_skipped_calls > 0
+                     ? ", " + std::to_string(report.online_skipped_calls) +
+                           " calls on communicators without a duplicate left local"
+                     : std::string(),
+                 Shown(outputs.online_path));
+    // Problems were told with the trace's merge already.
+    if (!outputs.trace) {
+      for (const std::string& problem : report.problems) spdlog::warn("{}", problem);
+    }
+    *complete &= report.problems.empty();
+  }
   return OkStatus();
 }
 
@@ -103,8 +146,8 @@ Status Run(const Config& options, const OutputOpener& open_output) {
       return InputError("--merge takes no command (got '" + options.command[0] + "')");
     }
     bool complete = false;
-    RP_ASSIGN_OR_RETURN(auto writer, OpenMergeOutput(open_output, options.merge_dir));
-    RP_RETURN_IF_ERROR(MergeAndReport(options, options.merge_dir, {}, std::move(writer), &complete));
+    RP_ASSIGN_OR_RETURN(Outputs outputs, OpenOutputs(options, open_output, options.merge_dir));
+    RP_RETURN_IF_ERROR(MergeAndReport(options.merge_dir, {}, std::move(outputs), &complete));
     if (!complete) return InputError("the trace is incomplete (see above); merged what was there");
     return OkStatus();
   }
@@ -125,7 +168,7 @@ Status Run(const Config& options, const OutputOpener& open_output) {
                    ? (options.output == "-" ? std::string("rp-trace.raw") : options.output + ".raw")
                    : options.raw_dir);
   // Opened before the job runs: an output that cannot be written fails now.
-  RP_ASSIGN_OR_RETURN(auto writer, OpenMergeOutput(open_output, raw_dir));
+  RP_ASSIGN_OR_RETURN(Outputs outputs, OpenOutputs(options, open_output, raw_dir));
   RP_RETURN_IF_ERROR(PrepareRawDir(raw_dir));
 
   LaunchOptions launch;
@@ -135,7 +178,9 @@ Status Run(const Config& options, const OutputOpener& open_output) {
                 {"RP_SAMPLE_HZ", std::to_string(options.sample_hz)},
                 {"RP_BUFFER_KB", std::to_string(options.buffer_kb)},
                 {"RP_SITES", options.sites ? "1" : "0"},
-                {"RP_SHARED_CLOCK", options.shared_clock ? "1" : "0"}};
+                {"RP_SHARED_CLOCK", options.shared_clock ? "1" : "0"},
+                {"RP_ONLINE", options.online ? "1" : "0"},
+                {"RP_TRACE", !options.online || !options.trace_output.empty() ? "1" : "0"}};
   spdlog::debug("collector {}, raw files in {}", collector, raw_dir);
   RP_ASSIGN_OR_RETURN(int exit_code, Launch(launch));
   if (exit_code != 0) {
@@ -147,7 +192,7 @@ Status Run(const Config& options, const OutputOpener& open_output) {
                       "nodes can write?)");
   }
   bool complete = false;
-  const Status merged = MergeAndReport(options, raw_dir, options.command, std::move(writer), &complete);
+  const Status merged = MergeAndReport(raw_dir, options.command, std::move(outputs), &complete);
   if (!merged.ok()) {
     spdlog::warn("raw files kept in {} (rp-record --merge {} merges them again)", raw_dir, raw_dir);
     return merged;

@@ -24,11 +24,16 @@ struct Config {
   int buffer_kb = 1024;
   bool sites = true;
   bool shared_clock = true;  // ranks of one host and boot share one clock
+  // --online: the critical path computed in the run is the output; with
+  // --trace FILE the run is traced too, into FILE.
+  bool online = false;
+  std::string trace_output;
 };
 
-// Opens config.output for the merge, refusing one of `inputs` (the raw
-// files): lib/cli's file handling.
-using OutputOpener = std::function<Expected<std::unique_ptr<trace::Writer>>(const std::vector<std::string>& inputs)>;
+// Opens `path` (config.output or config.trace_output) for the merge,
+// refusing one of `inputs` (the raw files): lib/cli's file handling.
+using OutputOpener = std::function<Expected<std::unique_ptr<trace::Writer>>(
+    const std::string& path, const std::vector<std::string>& inputs)>;
 
 // Exit status: 0 when the command succeeded and every rank's data is
 // complete; 2 when the command failed or data is missing (what was

@@ -1,0 +1,694 @@
+#include "collector/online.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+#include "collector/handle_map.h"
+#include "collector/raw_format.h"
+#include "collector/runtime.h"
+#include "lib/mpi/functions.h"
+#include "lib/online/path.h"
+#include "lib/online/site_keys.h"
+
+namespace rp::collector::online {
+
+bool g_on = false;
+
+namespace {
+
+using rp::online::Entry;
+using rp::online::kWireBytes;
+using rp::online::Path;
+using rp::online::SiteKeys;
+
+template <typename Handle>
+uint64_t Key(Handle handle) {
+  uint64_t key = 0;
+  std::memcpy(&key, &handle, sizeof handle);
+  return key;
+}
+
+struct SiteSlot {
+  uint64_t key = 0;
+  int64_t compute = 0, mpi = 0, calls = 0;
+  int32_t fn = -1;
+};
+
+using Buffer = std::unique_ptr<uint8_t[]>;
+Buffer NewBuffer() { return Buffer(new uint8_t[kWireBytes]()); }
+
+struct Shadow {
+  MPI_Comm dup = MPI_COMM_NULL;
+  bool inter = false;
+  // Receives still to take their piggyback once their payload is in
+  // (request ids), in the order they were posted.
+  std::vector<int32_t> deferred;
+};
+
+struct Req {
+  enum Kind : uint8_t { kUnused, kSend, kRecv, kColl } kind = kUnused;
+  bool persistent = false;
+  bool deferred = false;  // in its shadow's deferred list
+  bool have = false;      // its piggyback is in buf
+  int32_t shadow = -1;    // index into State::shadows
+  int peer = MPI_ANY_SOURCE, tag = MPI_ANY_TAG;  // communicator ranks
+  MPI_Request handle = MPI_REQUEST_NULL;         // the application's
+  MPI_Request piggy = MPI_REQUEST_NULL;          // pre-posted receive, or the path collective
+  uint64_t seq = 0;
+  uint16_t fn = 0;
+  bool partner = false;  // a collective whose result is this rank's partner
+  Buffer buf, sendbuf;
+};
+
+struct PendingSend {
+  MPI_Request request;
+  Buffer buf;
+};
+
+struct Completion {
+  uint64_t seq;
+  int32_t id;
+  MPI_Status status;
+  bool coll;
+};
+
+struct State {
+  int rank = 0;
+  int64_t offset = 0;     // rank 0's clock minus this rank's
+  int64_t last_exit = 0;  // local ns
+  int64_t start = 0;      // global ns: MPI_Init's return
+  Path path;
+  std::unique_ptr<SiteKeys> keys;
+  std::unordered_map<uint64_t, SiteSlot> sites;  // by return address
+  SiteSlot* current = nullptr;                   // the call's
+  int64_t call_t0 = 0;                           // its entry, global ns
+
+  HandleMap shadow_ids;  // application comm -> index into shadows
+  std::vector<Shadow> shadows;
+  std::vector<Req> reqs;  // by the runtime's request id
+  uint64_t next_seq = 0;
+  std::vector<PendingSend> sends;
+  std::vector<std::pair<int32_t, Entry>> messages;  // matched probes' piggybacks
+  std::vector<Req> orphans;  // freed receives whose pre-posted piggyback is still out
+
+  MPI_Datatype wire = MPI_DATATYPE_NULL;  // kWireBytes contiguous bytes
+  MPI_Op longest = MPI_OP_NULL;
+
+  int64_t unpaired_receives = 0, unpaired_sends = 0, skipped_calls = 0;
+  int64_t piggyback_bytes = 0, piggybacks = 0;
+};
+
+State& O() {
+  static State* state = new State();
+  return *state;
+}
+
+// The call being made (one at a time: no MPI_THREAD_MULTIPLE).
+int64_t t_work = 0;  // the collector's online work before the payload's call
+std::vector<Entry> t_partners;
+size_t t_n_partners = 0;
+std::vector<Completion> t_completions;
+
+Entry& NextPartner() {
+  if (t_n_partners == t_partners.size()) t_partners.emplace_back();
+  return t_partners[t_n_partners++];
+}
+
+bool DecodeInto(const uint8_t* buf, Entry* e) { return Path::Decode({buf, kWireBytes}, &e->path, &e->t); }
+
+void AddPartner(const uint8_t* buf, int64_t* unpaired) {
+  Entry& e = NextPartner();
+  if (!DecodeInto(buf, &e)) {
+    --t_n_partners;
+    ++*unpaired;
+  }
+}
+
+int64_t Global(int64_t local) { return local + O().offset; }
+
+void CombineOp(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) {
+    rp::online::CombineWire(static_cast<const uint8_t*>(in) + i * kWireBytes,
+                            static_cast<uint8_t*>(inout) + i * kWireBytes);
+  }
+}
+
+// The path as it entered the call (entry time t0, global), for a partner.
+void EncodeEntry(uint8_t* out, int64_t t0_global) {
+  std::memset(out, 0, kWireBytes);
+  O().path.Encode({out, kWireBytes}, t0_global);
+}
+
+Shadow* ShadowOf(MPI_Comm comm, int32_t* index = nullptr) {
+  State& o = O();
+  const int32_t i = o.shadow_ids.Find(Key(comm));
+  if (i < 0 || o.shadows[i].dup == MPI_COMM_NULL) return nullptr;
+  if (index) *index = i;
+  return &o.shadows[i];
+}
+
+Req& ReqAt(int32_t id) {
+  State& o = O();
+  if (static_cast<size_t>(id) >= o.reqs.size()) o.reqs.resize(id + 1);
+  return o.reqs[id];
+}
+
+// Completes the piggyback sends that are done, so that their buffers and
+// requests do not pile up.
+void ReapSends() {
+  State& o = O();
+  if (o.sends.size() < 64) return;
+  std::vector<MPI_Request> requests;
+  requests.reserve(o.sends.size());
+  for (const PendingSend& p : o.sends) requests.push_back(p.request);
+  std::vector<int> done(requests.size());
+  int n = 0;
+  PMPI_Testsome(static_cast<int>(requests.size()), requests.data(), &n, done.data(), MPI_STATUSES_IGNORE);
+  if (n <= 0 || n == MPI_UNDEFINED) return;
+  std::vector<PendingSend> kept;
+  kept.reserve(o.sends.size() - n);
+  for (size_t i = 0; i < o.sends.size(); ++i) {
+    if (requests[i] != MPI_REQUEST_NULL) kept.push_back({requests[i], std::move(o.sends[i].buf)});
+  }
+  o.sends.swap(kept);
+}
+
+void RemoveDeferred(Req& r, int32_t id) {
+  if (!r.deferred) return;
+  std::vector<int32_t>& list = O().shadows[r.shadow].deferred;
+  list.erase(std::find(list.begin(), list.end(), id));
+  r.deferred = false;
+}
+
+// Receives posted before the one completing now from `source`/`tag` on
+// `shadow` that have their payload from the same source and tag matched
+// earlier messages (MPI's non-overtaking order): they take their
+// piggybacks first. `upto`: the completing receive's id (-1: a blocking
+// receive, posted after them all).
+void TakeEarlier(Shadow& sh, int32_t upto, int source, int tag) {
+  State& o = O();
+  for (int32_t id : sh.deferred) {
+    if (id == upto) break;
+    Req& r = o.reqs[id];
+    if (r.have) continue;
+    int flag = 0;
+    MPI_Status status;
+    PMPI_Request_get_status(r.handle, &flag, &status);
+    int cancelled = 0;
+    if (flag) PMPI_Test_cancelled(&status, &cancelled);
+    if (!flag || cancelled || status.MPI_SOURCE != source || status.MPI_TAG != tag) continue;
+    if (!r.buf) r.buf = NewBuffer();
+    PMPI_Recv(r.buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
+    r.have = true;
+  }
+}
+
+// The piggyback of a payload from `source`/`tag` received just now, when
+// none was pre-posted for it.
+void TakeNow(Shadow& sh, int32_t upto, int source, int tag) {
+  static thread_local Buffer buf = NewBuffer();
+  TakeEarlier(sh, upto, source, tag);
+  PMPI_Recv(buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
+  ++O().piggybacks;
+  AddPartner(buf.get(), &O().unpaired_receives);
+}
+
+bool IsCancelled(const MPI_Status& status) {
+  int cancelled = 0;
+  PMPI_Test_cancelled(&status, &cancelled);
+  return cancelled != 0;
+}
+
+// A receive request whose payload is in (in posting order among those
+// completed by one call).
+void TakeCompletedRecv(int32_t id, const MPI_Status& status) {
+  State& o = O();
+  Req& r = o.reqs[id];
+  if (r.kind != Req::kRecv) return;
+  const bool cancelled = IsCancelled(status);
+  if (r.piggy != MPI_REQUEST_NULL) {
+    if (cancelled) {
+      // Its piggyback belongs to the next receive of that message's kind:
+      // cancel ours too, and count it when it matched already.
+      PMPI_Cancel(&r.piggy);
+      MPI_Status st;
+      PMPI_Wait(&r.piggy, &st);
+      if (!IsCancelled(st)) ++o.unpaired_receives;
+    } else {
+      PMPI_Wait(&r.piggy, MPI_STATUS_IGNORE);
+      AddPartner(r.buf.get(), &o.unpaired_receives);
+    }
+  } else if (r.have) {
+    if (!cancelled) AddPartner(r.buf.get(), &o.unpaired_receives);
+  } else if (!cancelled && status.MPI_SOURCE != MPI_PROC_NULL && r.shadow >= 0) {
+    TakeNow(o.shadows[r.shadow], id, status.MPI_SOURCE, status.MPI_TAG);
+  } else if (!cancelled && status.MPI_SOURCE != MPI_PROC_NULL) {
+    ++o.unpaired_receives;
+  }
+  r.have = false;
+  RemoveDeferred(r, id);
+  if (!r.persistent) r.kind = Req::kUnused, r.buf.reset();
+}
+
+// Posts (or defers) the piggyback receive of receive request `id`.
+void PostRecv(int32_t id) {
+  State& o = O();
+  Req& r = o.reqs[id];
+  r.seq = o.next_seq++;
+  r.have = false;
+  if (r.shadow < 0 || r.peer == MPI_PROC_NULL) return;
+  Shadow& sh = o.shadows[r.shadow];
+  if (r.peer != MPI_ANY_SOURCE && r.tag != MPI_ANY_TAG && sh.deferred.empty()) {
+    if (!r.buf) r.buf = NewBuffer();
+    PMPI_Irecv(r.buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, r.peer, r.tag, sh.dup, &r.piggy);
+    ++o.piggybacks;
+  } else {
+    sh.deferred.push_back(id);
+    r.deferred = true;
+  }
+}
+
+void SendPath(const Shadow& sh, int dest, int tag) {
+  State& o = O();
+  // The path as it entered the send, and when.
+  Buffer buf = NewBuffer();
+  const size_t bytes = o.path.Encode({buf.get(), kWireBytes}, o.call_t0);
+  MPI_Request request;
+  PMPI_Isend(buf.get(), static_cast<int>(bytes), MPI_BYTE, dest, tag, sh.dup, &request);
+  o.sends.push_back({request, std::move(buf)});
+  o.piggyback_bytes += static_cast<int64_t>(bytes);
+  ++o.piggybacks;
+  ReapSends();
+}
+
+
+// The collective kinds of lib/graph: who a member's exit waits for.
+void ExchangeBlocking(const Shadow& sh, uint16_t fn, int root) {
+  State& o = O();
+  static thread_local Buffer in = NewBuffer(), out = NewBuffer();
+  EncodeEntry(in.get(), o.call_t0);
+  int me = 0;
+  PMPI_Comm_rank(sh.dup, &me);
+  switch (mpi::kFunctions[fn].collective) {
+    case mpi::Collective::kAll:
+      PMPI_Allreduce(in.get(), out.get(), 1, o.wire, o.longest, sh.dup);
+      break;
+    case mpi::Collective::kRootOut:
+      PMPI_Bcast(in.get(), 1, o.wire, root, sh.dup);
+      if (me == root) return;
+      std::memcpy(out.get(), in.get(), kWireBytes);
+      break;
+    case mpi::Collective::kRootIn:
+      PMPI_Reduce(in.get(), out.get(), 1, o.wire, o.longest, root, sh.dup);
+      if (me != root) return;
+      break;
+    case mpi::Collective::kPrefix:
+      // Ranks 0..i, this one included: the same as 0..i-1 and its own.
+      PMPI_Scan(in.get(), out.get(), 1, o.wire, o.longest, sh.dup);
+      break;
+    default:
+      return;
+  }
+  ++o.piggybacks;
+  AddPartner(out.get(), &o.unpaired_receives);
+}
+
+// Sorts a call's completions by posting order and takes their piggybacks.
+void TakeCompletions() {
+  std::sort(t_completions.begin(), t_completions.end(),
+            [](const Completion& a, const Completion& b) { return a.seq < b.seq; });
+  State& o = O();
+  for (const Completion& c : t_completions) {
+    if (!c.coll) {
+      TakeCompletedRecv(c.id, c.status);
+      continue;
+    }
+    Req& r = o.reqs[c.id];
+    if (r.kind != Req::kColl) continue;
+    if (r.piggy != MPI_REQUEST_NULL) {
+      PMPI_Wait(&r.piggy, MPI_STATUS_IGNORE);
+      if (r.partner) AddPartner(r.buf.get(), &o.unpaired_receives);
+    }
+    r = Req{};
+  }
+  t_completions.clear();
+}
+
+}  // namespace
+
+// --- life cycle ------------------------------------------------------------------
+
+void Start(const std::string& maps, int rank, int leader, int64_t leader_offset) {
+  State& o = O();
+  o.rank = rank;
+  o.keys = std::make_unique<SiteKeys>(maps);
+  int size = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  // Every rank reads its clock group leader's offset to rank 0.
+  std::vector<int64_t> offsets(size);
+  PMPI_Allgather(&leader_offset, 1, MPI_INT64_T, offsets.data(), 1, MPI_INT64_T, MPI_COMM_WORLD);
+  o.offset = offsets[leader];
+  PMPI_Type_contiguous(static_cast<int>(kWireBytes), MPI_BYTE, &o.wire);
+  PMPI_Type_commit(&o.wire);
+  PMPI_Op_create(&CombineOp, 1, &o.longest);
+  CommCreated(MPI_COMM_WORLD);
+  CommCreated(MPI_COMM_SELF);
+  o.path.set_end_rank(rank);
+}
+
+void Begin(int64_t start) {
+  State& o = O();
+  o.last_exit = start;
+  o.start = Global(start);
+}
+
+std::vector<char> Finish(uint64_t site, int64_t t) {
+  State& o = O();
+  Enter(site, mpi::kFn_MPI_Finalize, t);
+  // The piggybacks still out: sends are completed; receives pre-posted
+  // for payloads that never came are cancelled and counted.
+  for (PendingSend& p : o.sends) PMPI_Wait(&p.request, MPI_STATUS_IGNORE);
+  o.sends.clear();
+  auto drop = [&](Req& r) {
+    if (r.piggy == MPI_REQUEST_NULL) return;
+    PMPI_Cancel(&r.piggy);
+    MPI_Status st;
+    PMPI_Wait(&r.piggy, &st);
+    if (!IsCancelled(st)) ++o.unpaired_sends;
+  };
+  for (Req& r : o.reqs) {
+    if (r.kind == Req::kRecv) drop(r);
+    if (r.kind == Req::kColl && r.piggy != MPI_REQUEST_NULL) PMPI_Wait(&r.piggy, MPI_STATUS_IGNORE);
+  }
+  for (Req& r : o.orphans) drop(r);
+
+  const MPI_Comm world = o.shadows[o.shadow_ids.Find(Key(MPI_COMM_WORLD))].dup;
+  int size = 0;
+  PMPI_Comm_size(world, &size);
+  // The critical path: the longest of the paths entering MPI_Finalize.
+  Buffer mine = NewBuffer(), longest = NewBuffer();
+  EncodeEntry(mine.get(), Global(t));
+  PMPI_Reduce(mine.get(), longest.get(), 1, o.wire, o.longest, 0, world);
+  int64_t counts[5] = {o.unpaired_receives, o.unpaired_sends, o.skipped_calls, o.piggyback_bytes, o.piggybacks};
+  int64_t sums[5] = {};
+  PMPI_Reduce(counts, sums, 5, MPI_INT64_T, MPI_SUM, 0, world);
+  int64_t bounds[2] = {-o.start, Global(t)}, extremes[2] = {};
+  PMPI_Reduce(bounds, extremes, 2, MPI_INT64_T, MPI_MAX, 0, world);
+
+  // Every site's time over all ranks, by key (the same on every rank).
+  std::vector<raw::OnlineSite> local;
+  local.reserve(o.sites.size());
+  for (const auto& [address, slot] : o.sites) {
+    local.push_back(raw::OnlineSite{slot.key, slot.compute, slot.mpi, slot.calls, slot.fn, 0});
+  }
+  const int bytes = static_cast<int>(local.size() * sizeof(raw::OnlineSite));
+  std::vector<int> sizes(o.rank == 0 ? size : 0), displs(o.rank == 0 ? size : 0);
+  PMPI_Gather(&bytes, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, world);
+  std::vector<raw::OnlineSite> all;
+  if (o.rank == 0) {
+    int64_t total = 0;
+    for (int r = 0; r < size; ++r) displs[r] = static_cast<int>(total), total += sizes[r];
+    all.resize(total / sizeof(raw::OnlineSite));
+  }
+  PMPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, world);
+  if (o.rank != 0) return {};
+
+  // Rank 0's record: keys become its own addresses, so that the merge
+  // names them as it names its events' sites.
+  std::unordered_map<uint64_t, raw::OnlineSite> by_key;
+  for (const raw::OnlineSite& s : all) {
+    raw::OnlineSite& sum = by_key.try_emplace(s.address, raw::OnlineSite{s.address, 0, 0, 0, s.fn, 0}).first->second;
+    sum.compute += s.compute, sum.mpi += s.mpi, sum.calls += s.calls;
+  }
+  Path path;
+  int64_t end_t = 0;
+  Path::Decode({longest.get(), kWireBytes}, &path, &end_t);
+  const size_t path_bytes = path.WireBytes();
+  const size_t path_padded = raw::Align8(static_cast<uint32_t>(path_bytes));
+  const size_t size_all = sizeof(raw::OnlineFixed) + path_padded + by_key.size() * sizeof(raw::OnlineSite);
+  std::vector<char> record(size_all, 0);
+  auto* fixed = reinterpret_cast<raw::OnlineFixed*>(record.data());
+  fixed->h = {raw::kOnline, 0, static_cast<uint32_t>(size_all)};
+  fixed->start = -extremes[0];
+  fixed->end = extremes[1];
+  fixed->ranks = size;
+  fixed->path_bytes = static_cast<int32_t>(path_bytes);
+  fixed->n_sites = static_cast<int32_t>(by_key.size());
+  fixed->unpaired_receives = sums[0];
+  fixed->unpaired_sends = sums[1];
+  fixed->skipped_calls = sums[2];
+  fixed->piggyback_bytes = sums[3];
+  fixed->piggybacks = sums[4];
+  uint8_t* wire = reinterpret_cast<uint8_t*>(record.data() + sizeof(raw::OnlineFixed));
+  path.Encode({wire, path_bytes}, end_t);
+  for (size_t i = 0; i < path.sites().size(); ++i) {
+    const uint64_t address = o.keys->Address(path.sites()[i].site);
+    std::memcpy(wire + Path::kHeaderBytes + i * Path::kSiteBytes, &address, sizeof address);
+  }
+  auto* out = reinterpret_cast<raw::OnlineSite*>(record.data() + sizeof(raw::OnlineFixed) + path_padded);
+  std::vector<raw::OnlineSite> sorted;
+  for (const auto& [key, s] : by_key) sorted.push_back(s);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const raw::OnlineSite& a, const raw::OnlineSite& b) { return a.address < b.address; });
+  for (raw::OnlineSite s : sorted) {
+    s.address = o.keys->Address(s.address);
+    *out++ = s;
+  }
+  return record;
+}
+
+// --- every call -------------------------------------------------------------------
+
+void Enter(uint64_t site, uint16_t fn, int64_t t0) {
+  State& o = O();
+  auto [it, added] = o.sites.try_emplace(site);
+  SiteSlot& slot = it->second;
+  if (added) slot.key = o.keys->Key(site), slot.fn = fn;
+  const int64_t compute = std::max<int64_t>(0, t0 - o.last_exit);
+  slot.compute += compute;
+  ++slot.calls;
+  o.path.AddCompute(slot.key, compute);
+  o.current = &slot;
+  o.call_t0 = Global(t0);
+  t_work = 0;
+  t_n_partners = 0;
+}
+
+int64_t Exit(int64_t t0, int64_t exit, int64_t end) {
+  State& o = O();
+  if (!t_completions.empty()) TakeCompletions();
+  // MPI's time in the call: the collector's work before the payload's
+  // call is not in it.
+  const int64_t mpi_exit = exit - t_work;
+  o.current->mpi += std::max<int64_t>(0, mpi_exit - t0);
+  if (t_n_partners == 0) {
+    o.path.AddMpi(o.current->key, std::max<int64_t>(0, mpi_exit - t0));
+  } else {
+    rp::online::ExitInPlace(&o.path, Global(t0), {t_partners.data(), t_n_partners}, Global(mpi_exit),
+                            o.current->key, o.rank);
+  }
+  o.last_exit = end;
+  return t_work + (end - exit);
+}
+
+// --- point to point ----------------------------------------------------------------
+
+void Send(MPI_Comm comm, int dest, int tag) {
+  if (dest == MPI_PROC_NULL) return;
+  const int64_t begin = MonotonicNs();
+  if (const Shadow* sh = ShadowOf(comm)) SendPath(*sh, dest, tag);
+  else ++O().skipped_calls;
+  t_work += MonotonicNs() - begin;
+}
+
+void Received(MPI_Comm comm, const MPI_Status* status) {
+  if (status->MPI_SOURCE == MPI_PROC_NULL || IsCancelled(*status)) return;
+  if (Shadow* sh = ShadowOf(comm)) TakeNow(*sh, -1, status->MPI_SOURCE, status->MPI_TAG);
+  else ++O().unpaired_receives;
+}
+
+void Posted(int32_t id, MPI_Request handle, MPI_Comm comm, int peer, int tag, bool send, bool persistent) {
+  if (id < 0) return;
+  Req& r = ReqAt(id);
+  r = Req{};
+  r.kind = send ? Req::kSend : Req::kRecv;
+  r.persistent = persistent;
+  r.handle = handle;
+  r.peer = peer;
+  r.tag = tag;
+  ShadowOf(comm, &r.shadow);
+  if (!send && !persistent) PostRecv(id);
+}
+
+void Started(int32_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= O().reqs.size()) return;
+  Req& r = O().reqs[id];
+  if (r.kind == Req::kRecv) {
+    PostRecv(id);
+  } else if (r.kind == Req::kSend && r.peer != MPI_PROC_NULL) {
+    const int64_t begin = MonotonicNs();
+    if (r.shadow >= 0) SendPath(O().shadows[r.shadow], r.peer, r.tag);
+    else ++O().skipped_calls;
+    t_work += MonotonicNs() - begin;
+  }
+}
+
+void CompletedRecv(int32_t id, const MPI_Status* status) {
+  if (id < 0 || static_cast<size_t>(id) >= O().reqs.size() || O().reqs[id].kind != Req::kRecv) return;
+  t_completions.push_back({O().reqs[id].seq, id, *status, false});
+}
+
+void CompletedColl(int32_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= O().reqs.size() || O().reqs[id].kind != Req::kColl) return;
+  t_completions.push_back({O().reqs[id].seq, id, MPI_Status{}, true});
+}
+
+void Freed(int32_t id) {
+  State& o = O();
+  if (id < 0 || static_cast<size_t>(id) >= o.reqs.size()) return;
+  Req& r = o.reqs[id];
+  if (r.kind == Req::kRecv) {
+    // A freed receive never shows its payload: its piggyback is not taken.
+    if (r.deferred) ++o.unpaired_receives;
+    RemoveDeferred(r, id);
+    if (r.piggy != MPI_REQUEST_NULL) o.orphans.push_back(std::move(r));
+  }
+  r = Req{};
+}
+
+void Matched(int32_t msg, MPI_Comm comm, const MPI_Status* status) {
+  if (msg < 0) return;
+  Shadow* sh = ShadowOf(comm);
+  if (sh == nullptr) {
+    ++O().unpaired_receives;
+    return;
+  }
+  static thread_local Buffer buf = NewBuffer();
+  TakeEarlier(*sh, -1, status->MPI_SOURCE, status->MPI_TAG);
+  PMPI_Recv(buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, status->MPI_SOURCE, status->MPI_TAG, sh->dup,
+            MPI_STATUS_IGNORE);
+  ++O().piggybacks;
+  Entry e;
+  if (DecodeInto(buf.get(), &e)) O().messages.emplace_back(msg, std::move(e));
+  else ++O().unpaired_receives;
+}
+
+namespace {
+bool TakeMessage(int32_t msg, Entry* out) {
+  auto& messages = O().messages;
+  for (auto it = messages.begin(); it != messages.end(); ++it) {
+    if (it->first != msg) continue;
+    *out = std::move(it->second);
+    messages.erase(it);
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
+void MatchedReceived(int32_t msg) {
+  Entry e;
+  if (msg >= 0 && TakeMessage(msg, &e)) NextPartner() = std::move(e);
+}
+
+void MatchedPosted(int32_t msg, int32_t id) {
+  if (id < 0) return;
+  Req& r = ReqAt(id);
+  r = Req{};
+  r.kind = Req::kRecv;
+  r.seq = O().next_seq++;
+  Entry e;
+  if (msg >= 0 && TakeMessage(msg, &e)) {
+    r.buf = NewBuffer();
+    e.path.Encode({r.buf.get(), kWireBytes}, e.t);
+    r.have = true;
+  }
+}
+
+// --- collectives ---------------------------------------------------------------------
+
+void Collective(uint16_t fn, MPI_Comm comm, int root) {
+  const Shadow* sh = ShadowOf(comm);
+  if (sh == nullptr || sh->inter) {
+    ++O().skipped_calls;
+    return;
+  }
+  ExchangeBlocking(*sh, fn, root);
+}
+
+void CollectiveStarted(int32_t id, uint16_t fn, MPI_Comm comm, int root) {
+  State& o = O();
+  const Shadow* sh = ShadowOf(comm);
+  if (id < 0) return;
+  Req& r = ReqAt(id);
+  r = Req{};
+  if (sh == nullptr || sh->inter) {
+    ++o.skipped_calls;
+    return;
+  }
+  r.kind = Req::kColl;
+  r.seq = o.next_seq++;
+  r.fn = fn;
+  r.buf = NewBuffer();
+  r.sendbuf = NewBuffer();
+  EncodeEntry(r.sendbuf.get(), o.call_t0);
+  int me = 0;
+  PMPI_Comm_rank(sh->dup, &me);
+  switch (mpi::kFunctions[fn].collective) {
+    case mpi::Collective::kAll:
+      PMPI_Iallreduce(r.sendbuf.get(), r.buf.get(), 1, o.wire, o.longest, sh->dup, &r.piggy);
+      r.partner = true;
+      break;
+    case mpi::Collective::kRootOut:
+      // The root's entry goes out in place: sendbuf is its buffer.
+      std::swap(r.buf, r.sendbuf);
+      PMPI_Ibcast(r.buf.get(), 1, o.wire, root, sh->dup, &r.piggy);
+      r.partner = me != root;
+      break;
+    case mpi::Collective::kRootIn:
+      PMPI_Ireduce(r.sendbuf.get(), r.buf.get(), 1, o.wire, o.longest, root, sh->dup, &r.piggy);
+      r.partner = me == root;
+      break;
+    case mpi::Collective::kPrefix:
+      PMPI_Iscan(r.sendbuf.get(), r.buf.get(), 1, o.wire, o.longest, sh->dup, &r.piggy);
+      r.partner = true;
+      break;
+    default:
+      r = Req{};
+      return;
+  }
+  ++o.piggybacks;
+}
+
+// --- communicators ---------------------------------------------------------------------
+
+void CommCreated(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return;
+  State& o = O();
+  Shadow sh;
+  PMPI_Comm_dup(comm, &sh.dup);
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  sh.inter = inter != 0;
+  int32_t index = o.shadow_ids.Find(Key(comm));
+  if (index < 0) {
+    index = static_cast<int32_t>(o.shadows.size());
+    o.shadows.push_back(std::move(sh));
+    o.shadow_ids.Put(Key(comm), index);
+  } else {
+    o.shadows[index] = std::move(sh);
+  }
+}
+
+void CommFreed(MPI_Comm comm) {
+  State& o = O();
+  const int32_t index = o.shadow_ids.Erase(Key(comm));
+  if (index < 0) return;
+  // Requests still naming this shadow keep its index; the slot is not reused.
+  if (o.shadows[index].dup != MPI_COMM_NULL) PMPI_Comm_free(&o.shadows[index].dup);
+  o.shadows[index].deferred.clear();
+}
+
+}  // namespace rp::collector::online

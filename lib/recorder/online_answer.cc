@@ -1,0 +1,90 @@
+#include "lib/recorder/online_answer.h"
+
+#include <cstring>
+
+#include "collector/raw_format.h"
+#include "lib/cpath/records.h"
+#include "lib/online/path.h"
+#include "lib/online/scope.h"
+#include "lib/window/event.h"
+#include "lib/window/window.h"
+
+namespace rp::recorder {
+namespace {
+
+struct Parsed {
+  raw::OnlineFixed fixed;
+  std::string_view path;
+  std::vector<raw::OnlineSite> sites;
+};
+
+bool Parse(std::string_view record, Parsed* out) {
+  if (record.size() < sizeof(raw::OnlineFixed)) return false;
+  std::memcpy(&out->fixed, record.data(), sizeof out->fixed);
+  const raw::OnlineFixed& f = out->fixed;
+  if (f.path_bytes < 0 || f.n_sites < 0) return false;
+  const size_t padded = raw::Align8(static_cast<uint32_t>(f.path_bytes));
+  if (record.size() < sizeof f + padded + f.n_sites * sizeof(raw::OnlineSite)) return false;
+  out->path = record.substr(sizeof f, f.path_bytes);
+  out->sites.resize(f.n_sites);
+  std::memcpy(out->sites.data(), record.data() + sizeof f + padded, f.n_sites * sizeof(raw::OnlineSite));
+  return true;
+}
+
+}  // namespace
+
+bool OnlineAddresses(std::string_view record, std::vector<uint64_t>* addresses) {
+  Parsed p;
+  online::Path path;
+  int64_t t = 0;
+  if (!Parse(record, &p) ||
+      !online::Path::Decode({reinterpret_cast<const uint8_t*>(p.path.data()), p.path.size()}, &path, &t)) {
+    return false;
+  }
+  for (const online::SiteShare& s : path.sites()) addresses->push_back(s.site);
+  for (const raw::OnlineSite& s : p.sites) addresses->push_back(s.address);
+  return true;
+}
+
+Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
+                                         const std::unordered_map<uint64_t, std::pair<int64_t, int64_t>>& site_of,
+                                         const std::vector<trace::SiteRecord>& sites, trace::Writer& writer) {
+  Parsed p;
+  online::Path path;
+  int64_t t = 0;
+  if (!Parse(record, &p) ||
+      !online::Path::Decode({reinterpret_cast<const uint8_t*>(p.path.data()), p.path.size()}, &path, &t)) {
+    return InputError("rank 0's online answer is malformed");
+  }
+  std::vector<online::SiteTotal> totals;
+  totals.reserve(p.sites.size());
+  for (const raw::OnlineSite& s : p.sites) totals.push_back({s.address, s.compute, s.mpi, s.calls, s.fn});
+  auto id = [&](uint64_t address) -> int32_t {
+    auto it = address != 0 ? site_of.find(address) : site_of.end();
+    return it == site_of.end() ? window::kNone : static_cast<int32_t>(it->second.first);
+  };
+  const raw::OnlineFixed& f = p.fixed;
+  const cpath::Scope scope = online::ToScope(path, totals, id, f.start, f.end);
+
+  cpath::Problems problems;
+  problems.unmatched_receives = f.unpaired_receives;
+  problems.unmatched_sends = f.unpaired_sends;
+  problems.incomplete_ranks = world - f.ranks;
+  if (f.unpaired_receives > 0) {
+    problems.examples.push_back(std::to_string(f.unpaired_receives) +
+                                " receives completed without their sender's path (freed or cancelled requests, "
+                                "communicators the collector did not see created)");
+  }
+  if (f.unpaired_sends > 0) {
+    problems.examples.push_back(std::to_string(f.unpaired_sends) + " paths sent were never received");
+  }
+  window::Dictionary dict;
+  dict.ranks = world;
+  dict.sites = sites;
+  cpath::RecordWriter out(dict, writer);
+  RP_RETURN_IF_ERROR(out.WriteScope(scope, window::kNone, {f.start, f.end}, "online", problems, false));
+  return OnlineCounts{f.ranks, f.unpaired_receives, f.unpaired_sends, f.skipped_calls, f.piggybacks,
+                      f.piggyback_bytes};
+}
+
+}  // namespace rp::recorder

@@ -1,0 +1,248 @@
+/* patterns: dependency patterns whose critical path is known by
+ * construction, written with every family of MPI calls, for the online
+ * critical path (rp-record --online) and rp-cpath on the same run.
+ *
+ * Work is sleeping to a deadline, measured by the rank that does it; after
+ * MPI_Finalize rank 0 prints "expect NS": the critical path's length from
+ * the measured work (the path's MPI time, microseconds, is not in it), and
+ * "mode MODE".
+ *
+ * Modes (-m), R rounds (-n), work W microseconds (-w):
+ *   chain MODES   rank r receives two messages (tags 1, 2) from r - 1, works
+ *                 W, sends two to r + 1; a barrier ends each round. The path
+ *                 is every rank's work of every round. Written with:
+ *                 blocking, nonblocking (Irecv/Isend, Waitall), waitany,
+ *                 waitsome, test (Test loops), persistent (Startall), sendrecv
+ *                 (MPI_PROC_NULL on the other side), anysource (ANY_SOURCE and
+ *                 ANY_TAG), probe (Probe, Recv), mprobe (Mprobe/Mrecv, then
+ *                 Improbe/Imrecv).
+ *   wildcard      pairs (2i, 2i + 1): the sender works W, sends tag 1, works
+ *                 W/2, sends tag 1 again; the receiver has posted a wildcard
+ *                 receive, then one from the sender: the second message is
+ *                 the specific one's. It waits for that one, works W, then
+ *                 waits for the wildcard: the path is W + W/2 + W per round
+ *                 (pairing the piggybacks the other way round would give
+ *                 W + W).
+ *   slow          R rounds of work W and an MPI_Allreduce; rank S (-s) works
+ *                 W + D (-d): the path is R (W + D).
+ *   bcast         R rounds of work and an MPI_Bcast from rank 0: the last
+ *                 rank works 3W, the others W; then rank 1 works 5W. A late
+ *                 non-root rank delays no one: the path is the last rank's
+ *                 R 3W, not R 3W + 5W.
+ *
+ *   patterns -m MODE [-n R] [-w W] [-s S] [-d D]
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Sleeps `us` to a deadline; returns the ns it took. */
+__attribute__((noinline)) long long work(long us) {
+  const long long start = now_ns(), end = start + us * 1000LL;
+  for (long long left = us * 1000LL; left > 0; left = end - now_ns()) usleep((useconds_t)((left + 999) / 1000));
+  return now_ns() - start;
+}
+
+static int rank, size;
+
+static void chain_receive(const char* how, int from, int* buf) {
+  MPI_Status st;
+  if (!strcmp(how, "blocking")) {
+    MPI_Recv(&buf[0], 1, MPI_INT, from, 1, MPI_COMM_WORLD, &st);
+    MPI_Recv(&buf[1], 1, MPI_INT, from, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (!strcmp(how, "nonblocking") || !strcmp(how, "waitany") || !strcmp(how, "waitsome") ||
+             !strcmp(how, "test")) {
+    MPI_Request r[2];
+    MPI_Irecv(&buf[0], 1, MPI_INT, from, 1, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(&buf[1], 1, MPI_INT, from, 2, MPI_COMM_WORLD, &r[1]);
+    if (!strcmp(how, "nonblocking")) {
+      MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    } else if (!strcmp(how, "waitany")) {
+      int index;
+      MPI_Waitany(2, r, &index, &st);
+      MPI_Waitany(2, r, &index, &st);
+    } else if (!strcmp(how, "waitsome")) {
+      int done = 0, out, idx[2];
+      while (done < 2) {
+        MPI_Waitsome(2, r, &out, idx, MPI_STATUSES_IGNORE);
+        done += out;
+      }
+    } else {
+      for (int i = 0; i < 2; ++i) {
+        int flag = 0;
+        while (!flag) MPI_Test(&r[i], &flag, MPI_STATUS_IGNORE);
+      }
+    }
+  } else if (!strcmp(how, "sendrecv")) {
+    MPI_Sendrecv(NULL, 0, MPI_INT, MPI_PROC_NULL, 0, &buf[0], 1, MPI_INT, from, 1, MPI_COMM_WORLD, &st);
+    MPI_Sendrecv(NULL, 0, MPI_INT, MPI_PROC_NULL, 0, &buf[1], 1, MPI_INT, from, 2, MPI_COMM_WORLD, &st);
+  } else if (!strcmp(how, "anysource")) {
+    MPI_Recv(&buf[0], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    MPI_Recv(&buf[1], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+  } else if (!strcmp(how, "probe")) {
+    for (int i = 0; i < 2; ++i) {
+      MPI_Probe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+      MPI_Recv(&buf[i], 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  } else if (!strcmp(how, "mprobe")) {
+    MPI_Message m;
+    MPI_Mprobe(from, 1, MPI_COMM_WORLD, &m, &st);
+    MPI_Mrecv(&buf[0], 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+    int flag = 0;
+    while (!flag) MPI_Improbe(from, 2, MPI_COMM_WORLD, &flag, &m, &st);
+    MPI_Request r;
+    MPI_Imrecv(&buf[1], 1, MPI_INT, &m, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  } else {
+    fprintf(stderr, "patterns: unknown chain mode %s\n", how);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+}
+
+static void chain_send(const char* how, int to, int* buf) {
+  if (!strcmp(how, "nonblocking") || !strcmp(how, "waitany") || !strcmp(how, "waitsome") || !strcmp(how, "test")) {
+    MPI_Request r[2];
+    MPI_Isend(&buf[0], 1, MPI_INT, to, 1, MPI_COMM_WORLD, &r[0]);
+    MPI_Isend(&buf[1], 1, MPI_INT, to, 2, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  } else if (!strcmp(how, "sendrecv")) {
+    MPI_Sendrecv(&buf[0], 1, MPI_INT, to, 1, NULL, 0, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&buf[1], 1, MPI_INT, to, 2, NULL, 0, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Send(&buf[0], 1, MPI_INT, to, 1, MPI_COMM_WORLD);
+    MPI_Send(&buf[1], 1, MPI_INT, to, 2, MPI_COMM_WORLD);
+  }
+}
+
+/* Every rank's work of every round: the path of the chain. */
+static long long chain(const char* how, long rounds, long w) {
+  int buf[2] = {rank, rank};
+  long long mine = 0;
+  if (!strcmp(how, "persistent")) {
+    MPI_Request r[4];
+    int n = 0;
+    if (rank > 0) {
+      MPI_Recv_init(&buf[0], 1, MPI_INT, rank - 1, 1, MPI_COMM_WORLD, &r[n++]);
+      MPI_Recv_init(&buf[1], 1, MPI_INT, rank - 1, 2, MPI_COMM_WORLD, &r[n++]);
+    }
+    int s = n;
+    if (rank < size - 1) {
+      MPI_Send_init(&buf[0], 1, MPI_INT, rank + 1, 1, MPI_COMM_WORLD, &r[n++]);
+      MPI_Send_init(&buf[1], 1, MPI_INT, rank + 1, 2, MPI_COMM_WORLD, &r[n++]);
+    }
+    for (long k = 0; k < rounds; ++k) {
+      if (s > 0) {
+        MPI_Startall(s, r);
+        MPI_Waitall(s, r, MPI_STATUSES_IGNORE);
+      }
+      mine += work(w);
+      if (n > s) {
+        MPI_Startall(n - s, r + s);
+        MPI_Waitall(n - s, r + s, MPI_STATUSES_IGNORE);
+      }
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    for (int i = 0; i < n; ++i) MPI_Request_free(&r[i]);
+  } else {
+    for (long k = 0; k < rounds; ++k) {
+      if (rank > 0) chain_receive(how, rank - 1, buf);
+      mine += work(w);
+      if (rank < size - 1) chain_send(how, rank + 1, buf);
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+  }
+  long long all = 0;
+  MPI_Reduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  return all;
+}
+
+/* Per round: the longest pair's sender work, W/2, and receiver work. */
+static long long wildcard(long rounds, long w) {
+  long long total = 0;
+  const int peer = rank ^ 1;
+  for (long k = 0; k < rounds; ++k) {
+    long long mine = 0;
+    int a = 0, b = 0;
+    if (peer < size && rank % 2 == 0) {
+      mine += work(w);
+      MPI_Send(&a, 1, MPI_INT, peer, 1, MPI_COMM_WORLD);
+      mine += work(w / 2);
+      MPI_Send(&b, 1, MPI_INT, peer, 1, MPI_COMM_WORLD);
+    } else if (peer < size) {
+      MPI_Request any, specific;
+      MPI_Irecv(&a, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &any);
+      MPI_Irecv(&b, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &specific);
+      MPI_Wait(&specific, MPI_STATUS_IGNORE);
+      mine += work(w);
+      MPI_Wait(&any, MPI_STATUS_IGNORE);
+    }
+    /* the pair's sum, then the longest pair */
+    long long pair = 0, longest = 0, sums[2] = {mine, 0};
+    MPI_Sendrecv(&sums[0], 1, MPI_LONG_LONG, peer < size ? peer : MPI_PROC_NULL, 9, &sums[1], 1, MPI_LONG_LONG,
+                 peer < size ? peer : MPI_PROC_NULL, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    pair = sums[0] + sums[1];
+    MPI_Allreduce(&pair, &longest, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    total += longest;
+  }
+  return total;
+}
+
+/* Per round, the longest work: the slow rank's. */
+static long long slow(long rounds, long w, int s, long d) {
+  long long total = 0;
+  for (long k = 0; k < rounds; ++k) {
+    const long long mine = work(rank == s ? w + d : w);
+    long long longest = 0;
+    MPI_Allreduce(&mine, &longest, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    total += longest;
+  }
+  return total;
+}
+
+/* The last rank's 3W a round; the others' W and rank 1's 5W at the end
+ * fall short of it. */
+static long long bcast(long rounds, long w) {
+  long long mine = 0, extra = 0;
+  int v = 0;
+  for (long k = 0; k < rounds; ++k) {
+    mine += work(rank == size - 1 ? 3 * w : w);
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+  if (rank == 1) extra = work(5 * w);
+  long long ends[2] = {mine + extra, 0};
+  MPI_Reduce(&ends[0], &ends[1], 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+  return ends[1];
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* mode = "blocking";
+  long rounds = 5, w = 2000, d = 3000;
+  int s = 1, opt;
+  while ((opt = getopt(argc, argv, "m:n:w:s:d:")) != -1) {
+    if (opt == 'm') mode = optarg;
+    else if (opt == 'n') rounds = atol(optarg);
+    else if (opt == 'w') w = atol(optarg);
+    else if (opt == 's') s = atoi(optarg);
+    else if (opt == 'd') d = atol(optarg);
+  }
+  long long expect;
+  if (!strcmp(mode, "wildcard")) expect = wildcard(rounds, w);
+  else if (!strcmp(mode, "slow")) expect = slow(rounds, w, s % size, d);
+  else if (!strcmp(mode, "bcast")) expect = bcast(rounds, w);
+  else expect = chain(mode, rounds, w);
+  MPI_Finalize();
+  if (rank == 0) printf("mode %s\nexpect %lld\n", mode, expect);
+  return 0;
+}
