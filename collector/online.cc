@@ -37,7 +37,35 @@ struct SiteSlot {
 };
 
 using Buffer = std::unique_ptr<uint8_t[]>;
-Buffer NewBuffer() { return Buffer(new uint8_t[kWireBytes]()); }
+// Wire records: never read beyond the length they say, so not cleared.
+std::vector<Buffer> g_free_buffers;
+Buffer NewBuffer() {
+  if (g_free_buffers.empty()) return Buffer(new uint8_t[kWireBytes]);
+  Buffer b = std::move(g_free_buffers.back());
+  g_free_buffers.pop_back();
+  return b;
+}
+void FreeBuffer(Buffer b) {
+  if (b) g_free_buffers.push_back(std::move(b));
+}
+
+// A path's summary for the collectives: each member's, combined into the
+// longest's (ties: the lower rank) with the latest entry; the path itself
+// then comes from that member alone.
+struct Head {
+  int64_t length, t;
+  int32_t rank, bytes;
+};
+
+void CombineHeads(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) {
+    const Head& a = static_cast<const Head*>(in)[i];
+    Head& b = static_cast<Head*>(inout)[i];
+    const int64_t t = std::max(a.t, b.t);
+    if (a.length > b.length || (a.length == b.length && a.rank < b.rank)) b = a;
+    b.t = t;
+  }
+}
 
 struct Shadow {
   MPI_Comm dup = MPI_COMM_NULL;
@@ -95,6 +123,8 @@ struct State {
 
   MPI_Datatype wire = MPI_DATATYPE_NULL;  // kWireBytes contiguous bytes
   MPI_Op longest = MPI_OP_NULL;
+  MPI_Datatype head = MPI_DATATYPE_NULL;  // a Head
+  MPI_Op longest_head = MPI_OP_NULL;
 
   int64_t unpaired_receives = 0, unpaired_sends = 0, skipped_calls = 0;
   int64_t piggyback_bytes = 0, piggybacks = 0;
@@ -136,10 +166,7 @@ void CombineOp(void* in, void* inout, int* len, MPI_Datatype*) {
 }
 
 // The path as it entered the call (entry time t0, global), for a partner.
-void EncodeEntry(uint8_t* out, int64_t t0_global) {
-  std::memset(out, 0, kWireBytes);
-  O().path.Encode({out, kWireBytes}, t0_global);
-}
+void EncodeEntry(uint8_t* out, int64_t t0_global) { O().path.Encode({out, kWireBytes}, t0_global); }
 
 Shadow* ShadowOf(MPI_Comm comm, int32_t* index = nullptr) {
   State& o = O();
@@ -160,19 +187,23 @@ Req& ReqAt(int32_t id) {
 void ReapSends() {
   State& o = O();
   if (o.sends.size() < 64) return;
-  std::vector<MPI_Request> requests;
-  requests.reserve(o.sends.size());
+  static std::vector<MPI_Request> requests;
+  static std::vector<int> done;
+  requests.clear();
   for (const PendingSend& p : o.sends) requests.push_back(p.request);
-  std::vector<int> done(requests.size());
+  done.resize(requests.size());
   int n = 0;
   PMPI_Testsome(static_cast<int>(requests.size()), requests.data(), &n, done.data(), MPI_STATUSES_IGNORE);
   if (n <= 0 || n == MPI_UNDEFINED) return;
-  std::vector<PendingSend> kept;
-  kept.reserve(o.sends.size() - n);
+  size_t kept = 0;
   for (size_t i = 0; i < o.sends.size(); ++i) {
-    if (requests[i] != MPI_REQUEST_NULL) kept.push_back({requests[i], std::move(o.sends[i].buf)});
+    if (requests[i] == MPI_REQUEST_NULL) {
+      FreeBuffer(std::move(o.sends[i].buf));
+    } else {
+      o.sends[kept++] = {requests[i], std::move(o.sends[i].buf)};
+    }
   }
-  o.sends.swap(kept);
+  o.sends.resize(kept);
 }
 
 void RemoveDeferred(Req& r, int32_t id) {
@@ -249,7 +280,7 @@ void TakeCompletedRecv(int32_t id, const MPI_Status& status) {
   }
   r.have = false;
   RemoveDeferred(r, id);
-  if (!r.persistent) r.kind = Req::kUnused, r.buf.reset();
+  if (!r.persistent) r.kind = Req::kUnused, FreeBuffer(std::move(r.buf));
 }
 
 // Posts (or defers) the piggyback receive of receive request `id`.
@@ -275,6 +306,7 @@ void SendPath(const Shadow& sh, int dest, int tag) {
   // The path as it entered the send, and when.
   Buffer buf = NewBuffer();
   const size_t bytes = o.path.Encode({buf.get(), kWireBytes}, o.call_t0);
+
   MPI_Request request;
   PMPI_Isend(buf.get(), static_cast<int>(bytes), MPI_BYTE, dest, tag, sh.dup, &request);
   o.sends.push_back({request, std::move(buf)});
@@ -284,35 +316,69 @@ void SendPath(const Shadow& sh, int dest, int tag) {
 }
 
 
-// The collective kinds of lib/graph: who a member's exit waits for.
+// The collective kinds of lib/graph: who a member's exit waits for. The
+// members' heads are combined first (32 bytes), then only the longest
+// path travels, at its length: a path record can be kilobytes.
 void ExchangeBlocking(const Shadow& sh, uint16_t fn, int root) {
   State& o = O();
   static thread_local Buffer in = NewBuffer(), out = NewBuffer();
-  EncodeEntry(in.get(), o.call_t0);
   int me = 0;
   PMPI_Comm_rank(sh.dup, &me);
+  const Head mine{o.path.length(), o.call_t0, me, static_cast<int32_t>(o.path.WireBytes())};
+  Head best = mine;
+  // The winner's path as this rank's partner; the winner itself gets only
+  // the latest entry (a partner without a path).
+  auto partner = [&](bool mine_won, bool receives) {
+    ++o.piggybacks;
+    if (mine_won || !receives) {
+      Entry& e = NextPartner();
+      e.path = Path();
+      e.t = best.t;
+      return;
+    }
+    AddPartner(out.get(), &o.unpaired_receives);
+    t_partners[t_n_partners - 1].t = best.t;
+  };
   switch (mpi::kFunctions[fn].collective) {
     case mpi::Collective::kAll:
-      PMPI_Allreduce(in.get(), out.get(), 1, o.wire, o.longest, sh.dup);
-      break;
+      PMPI_Allreduce(&mine, &best, 1, o.head, o.longest_head, sh.dup);
+      if (best.rank == me) EncodeEntry(out.get(), o.call_t0);
+      PMPI_Bcast(out.get(), best.bytes, MPI_BYTE, best.rank, sh.dup);
+      partner(best.rank == me, true);
+      return;
     case mpi::Collective::kRootOut:
-      PMPI_Bcast(in.get(), 1, o.wire, root, sh.dup);
-      if (me == root) return;
-      std::memcpy(out.get(), in.get(), kWireBytes);
-      break;
+      // The root's path, to everyone.
+      PMPI_Bcast(&best, 1, o.head, root, sh.dup);
+      if (me == root) {
+        EncodeEntry(out.get(), o.call_t0);
+        PMPI_Bcast(out.get(), best.bytes, MPI_BYTE, root, sh.dup);
+        return;
+      }
+      PMPI_Bcast(out.get(), best.bytes, MPI_BYTE, root, sh.dup);
+      best.t = std::max(best.t, o.call_t0);
+      partner(false, true);
+      return;
     case mpi::Collective::kRootIn:
+      // Whole records, combined on the way to the root (a point-to-point
+      // message from the longest would share the duplicate with the
+      // piggybacks, and might take one of their tags).
+      EncodeEntry(in.get(), o.call_t0);
       PMPI_Reduce(in.get(), out.get(), 1, o.wire, o.longest, root, sh.dup);
       if (me != root) return;
-      break;
+      ++o.piggybacks;
+      AddPartner(out.get(), &o.unpaired_receives);
+      return;
     case mpi::Collective::kPrefix:
       // Ranks 0..i, this one included: the same as 0..i-1 and its own.
+      // Each rank may follow another: whole records, combined on the way.
+      EncodeEntry(in.get(), o.call_t0);
       PMPI_Scan(in.get(), out.get(), 1, o.wire, o.longest, sh.dup);
-      break;
+      ++o.piggybacks;
+      AddPartner(out.get(), &o.unpaired_receives);
+      return;
     default:
       return;
   }
-  ++o.piggybacks;
-  AddPartner(out.get(), &o.unpaired_receives);
 }
 
 // Sorts a call's completions by posting order and takes their piggybacks.
@@ -353,6 +419,9 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset)
   PMPI_Type_contiguous(static_cast<int>(kWireBytes), MPI_BYTE, &o.wire);
   PMPI_Type_commit(&o.wire);
   PMPI_Op_create(&CombineOp, 1, &o.longest);
+  PMPI_Type_contiguous(static_cast<int>(sizeof(Head)), MPI_BYTE, &o.head);
+  PMPI_Type_commit(&o.head);
+  PMPI_Op_create(&CombineHeads, 1, &o.longest_head);
   CommCreated(MPI_COMM_WORLD);
   CommCreated(MPI_COMM_SELF);
   o.path.set_end_rank(rank);
@@ -492,6 +561,8 @@ int64_t Exit(int64_t t0, int64_t exit, int64_t end) {
   o.last_exit = end;
   return t_work + (end - exit);
 }
+
+void Resume(int64_t t) { O().last_exit = t; }
 
 // --- point to point ----------------------------------------------------------------
 

@@ -65,6 +65,8 @@ void Enter(uint64_t site, uint16_t fn, int64_t t0);
 // partners had entered is charged to its site. Returns the collector's
 // online work in the call (for the traced event's overhead).
 int64_t Exit(int64_t t0, int64_t exit, int64_t end);
+// The collector's work after Exit ended at `t` (a buffer write, tracing too).
+void Resume(int64_t t);
 
 // --- point to point -------------------------------------------------------------
 // A send of any kind to `dest` of `comm` (before the payload's).

@@ -390,8 +390,9 @@ size_t Headroom(const State& s) { return std::min<size_t>(64 << 10, s.buffer.siz
 // `overhead` is the collector's own work inside [t0, t1]; a buffer write
 // this call makes is added to it (and to the call: the application gets
 // control back after it).
-void AppendEvent(State& s, uint16_t fn, uint64_t site, int64_t t0, int64_t t1, int64_t overhead, uint16_t present,
-                 int64_t* fields) {
+// Returns the event's end: later than t1 when it wrote the buffer.
+int64_t AppendEvent(State& s, uint16_t fn, uint64_t site, int64_t t0, int64_t t1, int64_t overhead, uint16_t present,
+                    int64_t* fields) {
   if (g_ticks && t1 - s.last_calibration > kCalibrationTicks) {
     const raw::CalibRecord calib = Calibration();
     s.last_calibration = calib.ticks;
@@ -461,6 +462,7 @@ void AppendEvent(State& s, uint16_t fn, uint64_t site, int64_t t0, int64_t t1, i
   while (p < out + size) *p++ = 0;
   s.used += size;
   ++s.events;
+  return t1;
 }
 
 void AppendPlainEvent(State& s, uint16_t fn, const void* site, int64_t t0, int64_t t1, int64_t overhead) {
@@ -655,7 +657,9 @@ void Call::Commit() {
     return;
   }
   Locked lock(s);
-  AppendEvent(s, fn_, s.options.sites ? site_ : 0, t0_, t1_, overhead, present_, fields_);
+  const int64_t end = AppendEvent(s, fn_, s.options.sites ? site_ : 0, t0_, t1_, overhead, present_, fields_);
+  // A buffer write is the collector's work too: computation starts after it.
+  if (online::g_on && end != t1_) online::Resume(end);
 }
 
 // --- requests ---------------------------------------------------------------

@@ -25,6 +25,8 @@
  *                 W + W).
  *   slow          R rounds of work W and an MPI_Allreduce; rank S (-s) works
  *                 W + D (-d): the path is R (W + D).
+ *   pingpong      R round trips of one int between ranks 0 and 1, no work
+ *                 (the cost a message, for benchmarks).
  *   bcast         R rounds of work and an MPI_Bcast from rank 0: the last
  *                 rank works 3W, the others W; then rank 1 works 5W. A late
  *                 non-root rank delays no one: the path is the last rank's
@@ -223,8 +225,23 @@ static long long bcast(long rounds, long w) {
   return ends[1];
 }
 
+static long long pingpong(long rounds) {
+  int v = 0;
+  for (long k = 0; k < rounds && size > 1; ++k) {
+    if (rank == 0) {
+      MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  const long long start = now_ns();
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char* mode = "blocking";
@@ -241,8 +258,10 @@ int main(int argc, char** argv) {
   if (!strcmp(mode, "wildcard")) expect = wildcard(rounds, w);
   else if (!strcmp(mode, "slow")) expect = slow(rounds, w, s % size, d);
   else if (!strcmp(mode, "bcast")) expect = bcast(rounds, w);
+  else if (!strcmp(mode, "pingpong")) expect = pingpong(rounds);
   else expect = chain(mode, rounds, w);
+  const long long elapsed = now_ns() - start;
   MPI_Finalize();
-  if (rank == 0) printf("mode %s\nexpect %lld\n", mode, expect);
+  if (rank == 0) printf("mode %s\nexpect %lld\nelapsed %lld\n", mode, expect, elapsed);
   return 0;
 }
