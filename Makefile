@@ -70,6 +70,7 @@ bench: build
 	tests/bench/stages_bench.sh
 	tests/bench/pipeline_bench.sh
 	tests/bench/hops_bench.sh
+	tests/bench/online_bench.sh
 
 # Regenerate the CLI golden files after an intended output change.
 golden: build

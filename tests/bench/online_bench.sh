@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Overhead of the online critical path (rp-record --online; README
+# "Performance"), from tests/mpi/online/patterns' own clock (MPI_Init's
+# return to MPI_Finalize's call), the median of interleaved plain and
+# online runs:
+#  1. ns added per message: 2 ranks, RP_BENCH_TRIPS round trips of one int;
+#  2. the share added at synchronisation intervals of 0.1, 1 and 10 ms:
+#     4 ranks working that long (sleeping) between MPI_Allreduces, ~1 s a run.
+# Run from the workspace root after `bazel build //...` (make bench does).
+set -euo pipefail
+bin=bazel-bin
+runs=${RP_BENCH_RUNS:-5}
+trips=${RP_BENCH_TRIPS:-200000}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
+collector=$(readlink -f $bin/collector/librpcollect.so)
+app=$bin/tests/mpi/online/patterns
+work=$(mktemp -d /tmp/rp-online-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mpi=(mpirun --oversubscribe --mca btl self,vader)
+online=(-x LD_PRELOAD=$collector -x RP_DIR=$work/raw -x RP_ONLINE=1 -x RP_TRACE=0 -x RP_SAMPLE_HZ=0)
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+elapsed() { "$@" | awk '/^elapsed/ {print $2}'; }
+
+# $1: name; the rest: app arguments after -np N
+pair() {
+  local name=$1 np=$2
+  shift 2
+  : >"$work/$name.plain"
+  : >"$work/$name.online"
+  for ((i = 0; i < runs; i++)); do
+    elapsed "${mpi[@]}" -np "$np" "$app" "$@" >>"$work/$name.plain"
+    elapsed "${mpi[@]}" -np "$np" "${online[@]}" "$app" "$@" >>"$work/$name.online"
+    rm -rf "$work/raw"
+  done
+  echo "$(median <"$work/$name.plain") $(median <"$work/$name.online")"
+}
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+echo "online critical path overhead (commit $commit, $(nproc) cores, median of $runs interleaved runs)"
+read -r plain on < <(pair pingpong 2 -m pingpong -n "$trips")
+awk -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
+  printf "| per message (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | +%.0f ns |\n",
+         n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
+# 2 ranks: one a core; 4 ranks: two a core, where every collective waits
+# for the scheduler to wake the sleeping ranks.
+for np in 2 4; do
+  for spec in "0.1 100 5000" "1 1000 1000" "10 10000 100"; do
+    read -r ms us rounds <<<"$spec"
+    read -r plain on < <(pair "sync$ms.$np" $np -m slow -n "$rounds" -w "$us" -d 0)
+    awk -v ms="$ms" -v np="$np" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
+      printf "| Allreduce every %s ms (%d ranks, %d rounds) | %.1f ms plain | %.1f ms online | +%.2f%% (%.1f us a sync) |\n",
+             ms, np, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
+  done
+done
