@@ -4,8 +4,10 @@
 # return to MPI_Finalize's call), the median of interleaved plain and
 # online runs:
 #  1. ns added per message: 2 ranks, RP_BENCH_TRIPS round trips of one int;
-#  2. the share added at synchronisation intervals of 0.1, 1 and 10 ms:
-#     4 ranks working that long (sleeping) between MPI_Allreduces, ~1 s a run.
+#  2. the share added at synchronisation intervals of 0.1, 1 and 10 ms,
+#     ~1 s a run: 2 ranks, one a core, spinning that long between
+#     MPI_Allreduces; 4 ranks, two a core, sleeping (every collective then
+#     waits for the scheduler to wake the ranks).
 # Run from the workspace root after `bazel build //...` (make bench does).
 set -euo pipefail
 bin=bazel-bin
@@ -40,16 +42,16 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "online critical path overhead (commit $commit, $(nproc) cores, median of $runs interleaved runs)"
 read -r plain on < <(pair pingpong 2 -m pingpong -n "$trips")
 awk -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
-  printf "| per message (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | +%.0f ns |\n",
+  printf "| per message (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | %+.0f ns |\n",
          n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
-# 2 ranks: one a core; 4 ranks: two a core, where every collective waits
-# for the scheduler to wake the sleeping ranks.
 for np in 2 4; do
+  busy=()
+  [ $np = 2 ] && busy=(-b)
   for spec in "0.1 100 5000" "1 1000 1000" "10 10000 100"; do
     read -r ms us rounds <<<"$spec"
-    read -r plain on < <(pair "sync$ms.$np" $np -m slow -n "$rounds" -w "$us" -d 0)
+    read -r plain on < <(pair "sync$ms.$np" $np -m slow -n "$rounds" -w "$us" -d 0 "${busy[@]}")
     awk -v ms="$ms" -v np="$np" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
-      printf "| Allreduce every %s ms (%d ranks, %d rounds) | %.1f ms plain | %.1f ms online | +%.2f%% (%.1f us a sync) |\n",
+      printf "| Allreduce every %s ms (%d ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
              ms, np, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
   done
 done

@@ -32,7 +32,7 @@
  *                 non-root rank delays no one: the path is the last rank's
  *                 R 3W, not R 3W + 5W.
  *
- *   patterns -m MODE [-n R] [-w W] [-s S] [-d D]
+ *   patterns -m MODE [-n R] [-w W] [-s S] [-d D] [-b]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -47,10 +47,14 @@ static long long now_ns(void) {
   return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Sleeps `us` to a deadline; returns the ns it took. */
+static int busy;  /* -b: spin instead of sleeping (one rank a core: no jitter of wake-ups) */
+
+/* Sleeps (or spins) `us` to a deadline; returns the ns it took. */
 __attribute__((noinline)) long long work(long us) {
   const long long start = now_ns(), end = start + us * 1000LL;
-  for (long long left = us * 1000LL; left > 0; left = end - now_ns()) usleep((useconds_t)((left + 999) / 1000));
+  for (long long left = us * 1000LL; left > 0; left = end - now_ns()) {
+    if (!busy) usleep((useconds_t)((left + 999) / 1000));
+  }
   return now_ns() - start;
 }
 
@@ -247,8 +251,9 @@ int main(int argc, char** argv) {
   const char* mode = "blocking";
   long rounds = 5, w = 2000, d = 3000;
   int s = 1, opt;
-  while ((opt = getopt(argc, argv, "m:n:w:s:d:")) != -1) {
-    if (opt == 'm') mode = optarg;
+  while ((opt = getopt(argc, argv, "m:n:w:s:d:b")) != -1) {
+    if (opt == 'b') busy = 1;
+    else if (opt == 'm') mode = optarg;
     else if (opt == 'n') rounds = atol(optarg);
     else if (opt == 'w') w = atol(optarg);
     else if (opt == 's') s = atoi(optarg);
