@@ -21,21 +21,6 @@ std::string TestMpi(int rank, int seq, const std::string& fn, int64_t t0, int64_
          (has_comm ? "" : R"(,"comm":0)") + extra + "}\n";
 }
 
-TestTrace ReadOneWindow(const std::string& text) {
-  static int counter = 0;
-  const std::string path = ::testing::TempDir() + "/test-trace-" + std::to_string(counter++) + ".ndjson";
-  std::ofstream(path) << text;
-  trace::InputSet input(std::vector<std::string>{path}, {});
-  WindowReader reader(input);
-  TestTrace out;
-  Status status = reader.Start();
-  EXPECT_TRUE(status.ok()) << status.message();
-  auto more = reader.Next(&out.window);
-  EXPECT_TRUE(more.ok() && *more);
-  out.dict = reader.dictionary();
-  return out;
-}
-
 TestWindows ReadWindows(const std::string& text) {
   static int counter = 0;
   const std::string path = ::testing::TempDir() + "/test-windows-" + std::to_string(counter++) + ".ndjson";
@@ -53,6 +38,15 @@ TestWindows ReadWindows(const std::string& text) {
     out.windows.push_back(std::move(window));
   }
   out.dict = reader.dictionary();
+  return out;
+}
+
+TestTrace ReadOneWindow(const std::string& text) {
+  TestWindows all = ReadWindows(text);
+  TestTrace out;
+  EXPECT_FALSE(all.windows.empty());
+  if (!all.windows.empty()) out.window = std::move(all.windows.front());
+  out.dict = std::move(all.dict);
   return out;
 }
 
