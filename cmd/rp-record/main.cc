@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   io.output = options.output;
   tool.AddOutput(&io);
   auto& app = tool.app();
-  app.get_option("--output")->description("the trace (- for stdout)")->default_str(options.output);
+  app.get_option("--output")->description("the trace, or with --online the critical path (- for stdout)")->default_str(options.output);
   app.add_option("--merge", options.merge_dir,
                  "only merge the rank files in DIR (left by a job script, srun, or a crash)")
       ->type_name("DIR");
