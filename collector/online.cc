@@ -85,7 +85,6 @@ struct Req {
   MPI_Request handle = MPI_REQUEST_NULL;         // the application's
   MPI_Request piggy = MPI_REQUEST_NULL;          // pre-posted receive, or the path collective
   uint64_t seq = 0;
-  uint16_t fn = 0;
   bool partner = false;  // a collective whose result is this rank's partner
   Buffer buf, sendbuf;
 };
@@ -118,7 +117,7 @@ struct State {
   std::vector<Req> reqs;  // by the runtime's request id
   uint64_t next_seq = 0;
   std::vector<PendingSend> sends;
-  std::vector<std::pair<int32_t, Entry>> messages;  // matched probes' piggybacks
+  std::vector<std::pair<int32_t, Buffer>> messages;  // matched probes' piggybacks
   std::vector<Req> orphans;  // freed receives whose pre-posted piggyback is still out
 
   MPI_Datatype wire = MPI_DATATYPE_NULL;  // kWireBytes contiguous bytes
@@ -213,6 +212,12 @@ void RemoveDeferred(Req& r, int32_t id) {
   r.deferred = false;
 }
 
+bool IsCancelled(const MPI_Status& status) {
+  int cancelled = 0;
+  PMPI_Test_cancelled(&status, &cancelled);
+  return cancelled != 0;
+}
+
 // Receives posted before the one completing now from `source`/`tag` on
 // `shadow` that have their payload from the same source and tag matched
 // earlier messages (MPI's non-overtaking order): they take their
@@ -227,9 +232,7 @@ void TakeEarlier(Shadow& sh, int32_t upto, int source, int tag) {
     int flag = 0;
     MPI_Status status;
     PMPI_Request_get_status(r.handle, &flag, &status);
-    int cancelled = 0;
-    if (flag) PMPI_Test_cancelled(&status, &cancelled);
-    if (!flag || cancelled || status.MPI_SOURCE != source || status.MPI_TAG != tag) continue;
+    if (!flag || IsCancelled(status) || status.MPI_SOURCE != source || status.MPI_TAG != tag) continue;
     if (!r.buf) r.buf = NewBuffer();
     PMPI_Recv(r.buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
     r.have = true;
@@ -237,19 +240,18 @@ void TakeEarlier(Shadow& sh, int32_t upto, int source, int tag) {
 }
 
 // The piggyback of a payload from `source`/`tag` received just now, when
-// none was pre-posted for it.
-void TakeNow(Shadow& sh, int32_t upto, int source, int tag) {
-  static thread_local Buffer buf = NewBuffer();
+// none was pre-posted for it, into `buf`.
+void Take(Shadow& sh, int32_t upto, int source, int tag, uint8_t* buf) {
   TakeEarlier(sh, upto, source, tag);
-  PMPI_Recv(buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
+  PMPI_Recv(buf, static_cast<int>(kWireBytes), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
   ++O().piggybacks;
-  AddPartner(buf.get(), &O().unpaired_receives);
 }
 
-bool IsCancelled(const MPI_Status& status) {
-  int cancelled = 0;
-  PMPI_Test_cancelled(&status, &cancelled);
-  return cancelled != 0;
+// The same, as the call's partner.
+void TakeNow(Shadow& sh, int32_t upto, int source, int tag) {
+  static thread_local Buffer buf = NewBuffer();
+  Take(sh, upto, source, tag, buf.get());
+  AddPartner(buf.get(), &O().unpaired_receives);
 }
 
 // A receive request whose payload is in (in posting order among those
@@ -301,23 +303,30 @@ void PostRecv(int32_t id) {
   }
 }
 
-void SendPath(const Shadow& sh, int dest, int tag) {
+// Sends the path as it entered the call, and when, to `dest` (a rank of
+// `sh`, or no duplicate: counted). Its time is the call's online work
+// before the payload's call.
+void SendPath(const Shadow* sh, int dest, int tag) {
   State& o = O();
-  // The path as it entered the send, and when.
-  Buffer buf = NewBuffer();
-  const size_t bytes = o.path.Encode({buf.get(), kWireBytes}, o.call_t0);
-
-  MPI_Request request;
-  PMPI_Isend(buf.get(), static_cast<int>(bytes), MPI_BYTE, dest, tag, sh.dup, &request);
-  o.sends.push_back({request, std::move(buf)});
-  o.piggyback_bytes += static_cast<int64_t>(bytes);
-  ++o.piggybacks;
-  ReapSends();
+  const int64_t begin = MonotonicNs();
+  if (sh == nullptr) {
+    ++o.skipped_calls;
+  } else {
+    Buffer buf = NewBuffer();
+    const size_t bytes = o.path.Encode({buf.get(), kWireBytes}, o.call_t0);
+    MPI_Request request;
+    PMPI_Isend(buf.get(), static_cast<int>(bytes), MPI_BYTE, dest, tag, sh->dup, &request);
+    o.sends.push_back({request, std::move(buf)});
+    o.piggyback_bytes += static_cast<int64_t>(bytes);
+    ++o.piggybacks;
+    ReapSends();
+  }
+  t_work += MonotonicNs() - begin;
 }
 
 
 // The collective kinds of lib/graph: who a member's exit waits for. The
-// members' heads are combined first (32 bytes), then only the longest
+// members' heads are combined first (24 bytes), then only the longest
 // path travels, at its length: a path record can be kilobytes.
 void ExchangeBlocking(const Shadow& sh, uint16_t fn, int root) {
   State& o = O();
@@ -567,11 +576,7 @@ void Resume(int64_t t) { O().last_exit = t; }
 // --- point to point ----------------------------------------------------------------
 
 void Send(MPI_Comm comm, int dest, int tag) {
-  if (dest == MPI_PROC_NULL) return;
-  const int64_t begin = MonotonicNs();
-  if (const Shadow* sh = ShadowOf(comm)) SendPath(*sh, dest, tag);
-  else ++O().skipped_calls;
-  t_work += MonotonicNs() - begin;
+  if (dest != MPI_PROC_NULL) SendPath(ShadowOf(comm), dest, tag);
 }
 
 void Received(MPI_Comm comm, const MPI_Status* status) {
@@ -599,10 +604,7 @@ void Started(int32_t id) {
   if (r.kind == Req::kRecv) {
     PostRecv(id);
   } else if (r.kind == Req::kSend && r.peer != MPI_PROC_NULL) {
-    const int64_t begin = MonotonicNs();
-    if (r.shadow >= 0) SendPath(O().shadows[r.shadow], r.peer, r.tag);
-    else ++O().skipped_calls;
-    t_work += MonotonicNs() - begin;
+    SendPath(r.shadow >= 0 ? &O().shadows[r.shadow] : nullptr, r.peer, r.tag);
   }
 }
 
@@ -636,32 +638,31 @@ void Matched(int32_t msg, MPI_Comm comm, const MPI_Status* status) {
     ++O().unpaired_receives;
     return;
   }
-  static thread_local Buffer buf = NewBuffer();
-  TakeEarlier(*sh, -1, status->MPI_SOURCE, status->MPI_TAG);
-  PMPI_Recv(buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, status->MPI_SOURCE, status->MPI_TAG, sh->dup,
-            MPI_STATUS_IGNORE);
-  ++O().piggybacks;
-  Entry e;
-  if (DecodeInto(buf.get(), &e)) O().messages.emplace_back(msg, std::move(e));
-  else ++O().unpaired_receives;
+  Buffer buf = NewBuffer();
+  Take(*sh, -1, status->MPI_SOURCE, status->MPI_TAG, buf.get());
+  O().messages.emplace_back(msg, std::move(buf));
 }
 
 namespace {
-bool TakeMessage(int32_t msg, Entry* out) {
+// The piggyback a matched probe took for message `msg` (null if none).
+Buffer TakeMessage(int32_t msg) {
   auto& messages = O().messages;
   for (auto it = messages.begin(); it != messages.end(); ++it) {
     if (it->first != msg) continue;
-    *out = std::move(it->second);
+    Buffer buf = std::move(it->second);
     messages.erase(it);
-    return true;
+    return buf;
   }
-  return false;
+  return nullptr;
 }
 }  // namespace
 
 void MatchedReceived(int32_t msg) {
-  Entry e;
-  if (msg >= 0 && TakeMessage(msg, &e)) NextPartner() = std::move(e);
+  if (msg < 0) return;
+  if (Buffer buf = TakeMessage(msg)) {
+    AddPartner(buf.get(), &O().unpaired_receives);
+    FreeBuffer(std::move(buf));
+  }
 }
 
 void MatchedPosted(int32_t msg, int32_t id) {
@@ -670,12 +671,8 @@ void MatchedPosted(int32_t msg, int32_t id) {
   r = Req{};
   r.kind = Req::kRecv;
   r.seq = O().next_seq++;
-  Entry e;
-  if (msg >= 0 && TakeMessage(msg, &e)) {
-    r.buf = NewBuffer();
-    e.path.Encode({r.buf.get(), kWireBytes}, e.t);
-    r.have = true;
-  }
+  if (msg >= 0) r.buf = TakeMessage(msg);
+  r.have = r.buf != nullptr;
 }
 
 // --- collectives ---------------------------------------------------------------------
@@ -701,7 +698,6 @@ void CollectiveStarted(int32_t id, uint16_t fn, MPI_Comm comm, int root) {
   }
   r.kind = Req::kColl;
   r.seq = o.next_seq++;
-  r.fn = fn;
   r.buf = NewBuffer();
   r.sendbuf = NewBuffer();
   EncodeEntry(r.sendbuf.get(), o.call_t0);

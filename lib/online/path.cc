@@ -93,17 +93,9 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
 }
 
 Path AtExit(const Entry& own, std::span<const Entry> partners, int64_t exit, uint64_t site, int32_t rank) {
-  const Entry* longest = &own;
-  int64_t ready = own.t;
-  for (const Entry& e : partners) {
-    if (e.path.length() > longest->path.length()) longest = &e;
-    ready = std::max(ready, e.t);
-  }
-  Path out = longest->path;
-  // Clocks agree only to their offsets' error: a partner that seems to
-  // have entered after the exit adds nothing.
-  out.AddMpi(site, std::max<int64_t>(0, exit - ready));
-  out.set_end_rank(rank);
+  Path out = own.path;
+  std::vector<Entry> copies(partners.begin(), partners.end());
+  ExitInPlace(&out, own.t, copies, exit, site, rank);
   return out;
 }
 
@@ -115,6 +107,8 @@ void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t e
     ready = std::max(ready, e.t);
   }
   if (longest != nullptr) std::swap(*path, longest->path);
+  // Clocks agree only to their offsets' error: a partner that seems to
+  // have entered after the exit adds nothing.
   path->AddMpi(site, std::max<int64_t>(0, exit - ready));
   path->set_end_rank(rank);
 }
