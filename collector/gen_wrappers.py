@@ -750,6 +750,7 @@ def emit_special(fn):
              "  rpc::Call call(%s, %s);" % (fn.fn_id, site),
              "  if (!call.recording()) return PMPI_Pcontrol(level);",
              "  call.Start();", "  const int rc = PMPI_Pcontrol(level);", "  call.Stop();",
+             "  if (rpc::online::g_on) rpc::online::Control(level, rpc::Now());",
              "  call.Tag(level);", "  call.Commit();", "  return rc;", "}"]
         # Fortran's MPI_PCONTROL(LEVEL) has no IERROR argument.
         f = ['extern "C" void pmpi_pcontrol_(MPI_Fint* level) __attribute__((weak));',
@@ -758,6 +759,7 @@ def emit_special(fn):
              '  if (pmpi_pcontrol_ == nullptr) rpc::MissingFortranMpi("pmpi_pcontrol_");',
              "  if (!call.recording()) return pmpi_pcontrol_(level);",
              "  call.Start();", "  pmpi_pcontrol_(level);", "  call.Stop();",
+             "  if (rpc::online::g_on) rpc::online::Control(*level, rpc::Now());",
              "  call.Tag(*level);", "  call.Commit();", "}"]
         decl = "MPI_Fint* level"
     else:

@@ -50,11 +50,11 @@ void FreeBuffer(Buffer b) {
 }
 
 // A path's summary for the collectives: each member's, combined into the
-// longest's (ties: the lower rank) with the latest entry; the path itself
-// then comes from that member alone.
+// longest's (ties: the lower rank) with the latest entry and the highest
+// region; the path itself then comes from that member alone.
 struct Head {
   int64_t length, t;
-  int32_t rank, bytes;
+  int32_t rank, bytes, region, unused;
 };
 
 void CombineHeads(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -62,8 +62,10 @@ void CombineHeads(void* in, void* inout, int* len, MPI_Datatype*) {
     const Head& a = static_cast<const Head*>(in)[i];
     Head& b = static_cast<Head*>(inout)[i];
     const int64_t t = std::max(a.t, b.t);
+    const int32_t region = std::max(a.region, b.region);
     if (a.length > b.length || (a.length == b.length && a.rank < b.rank)) b = a;
     b.t = t;
+    b.region = region;
   }
 }
 
@@ -106,6 +108,11 @@ struct State {
   int64_t offset = 0;     // rank 0's clock minus this rank's
   int64_t last_exit = 0;  // local ns
   int64_t start = 0;      // global ns: MPI_Init's return
+  // The region this rank's own MPI_Pcontrol calls have reached (the
+  // path's may be ahead: markers from other ranks); when it entered and
+  // left each measured region (global ns; INT64_MIN: not this rank's).
+  int32_t own_region = 1;
+  std::vector<int64_t> region_starts, region_stops;
   Path path;
   std::unique_ptr<SiteKeys> keys;
   std::unordered_map<uint64_t, SiteSlot> sites;  // by return address
@@ -333,7 +340,7 @@ void ExchangeBlocking(const Shadow& sh, uint16_t fn, int root) {
   static thread_local Buffer in = NewBuffer(), out = NewBuffer();
   int me = 0;
   PMPI_Comm_rank(sh.dup, &me);
-  const Head mine{o.path.length(), o.call_t0, me, static_cast<int32_t>(o.path.WireBytes())};
+  const Head mine{o.path.length(), o.call_t0, me, static_cast<int32_t>(o.path.WireBytes()), o.path.region(), 0};
   Head best = mine;
   // The winner's path as this rank's partner; the winner itself gets only
   // the latest entry (a partner without a path).
@@ -342,11 +349,13 @@ void ExchangeBlocking(const Shadow& sh, uint16_t fn, int root) {
     if (mine_won || !receives) {
       Entry& e = NextPartner();
       e.path = Path();
+      e.path.set_region(best.region);
       e.t = best.t;
       return;
     }
     AddPartner(out.get(), &o.unpaired_receives);
     t_partners[t_n_partners - 1].t = best.t;
+    t_partners[t_n_partners - 1].path.set_region(best.region);
   };
   switch (mpi::kFunctions[fn].collective) {
     case mpi::Collective::kAll:
@@ -436,10 +445,22 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset)
   o.path.set_end_rank(rank);
 }
 
+// The path's region moved from `from` to its present one at `t` (global):
+// the measured regions it entered and left.
+static void Crossed(int32_t from, int64_t t) {
+  State& o = O();
+  for (int32_t n = from + 1; n <= o.path.region(); ++n) {
+    const size_t i = (n - 1) / 2;
+    if (o.region_starts.size() <= i) o.region_starts.resize(i + 1, INT64_MIN), o.region_stops.resize(i + 1, INT64_MIN);
+    (n % 2 == 1 ? o.region_starts : o.region_stops)[i] = t;
+  }
+}
+
 void Begin(int64_t start) {
   State& o = O();
   o.last_exit = start;
   o.start = Global(start);
+  Crossed(0, o.start);
 }
 
 std::vector<char> Finish(uint64_t site, int64_t t) {
@@ -474,6 +495,21 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   PMPI_Reduce(counts, sums, 5, MPI_INT64_T, MPI_SUM, 0, world);
   int64_t bounds[2] = {-o.start, Global(t)}, extremes[2] = {};
   PMPI_Reduce(bounds, extremes, 2, MPI_INT64_T, MPI_MAX, 0, world);
+  // The measured regions: each from its first rank's start to its last
+  // rank's stop (still measuring: MPI_Finalize's entry).
+  if (o.path.measuring()) {
+    const int32_t from = o.path.region();
+    o.path.set_region(from + 1);
+    Crossed(from, Global(t));
+  }
+  int32_t regions = 0, mine_regions = static_cast<int32_t>(o.region_starts.size());
+  PMPI_Allreduce(&mine_regions, &regions, 1, MPI_INT32_T, MPI_MAX, world);
+  std::vector<int64_t> edges(2 * regions, INT64_MIN), widest(o.rank == 0 ? 2 * regions : 0);
+  for (int32_t i = 0; i < mine_regions; ++i) {
+    if (o.region_starts[i] != INT64_MIN) edges[2 * i] = -o.region_starts[i];
+    edges[2 * i + 1] = o.region_stops[i];
+  }
+  PMPI_Reduce(edges.data(), widest.data(), 2 * regions, MPI_INT64_T, MPI_MAX, 0, world);
 
   // Every site's time over all ranks, by key (the same on every rank).
   std::vector<raw::OnlineSite> local;
@@ -511,6 +547,12 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   fixed->h = {raw::kOnline, 0, static_cast<uint32_t>(size_all)};
   fixed->start = -extremes[0];
   fixed->end = extremes[1];
+  fixed->regions = regions;
+  for (int32_t i = 0; i < regions; ++i) {
+    if (widest[2 * i] != INT64_MIN && widest[2 * i + 1] != INT64_MIN) {
+      fixed->measured += std::max<int64_t>(0, widest[2 * i + 1] + widest[2 * i]);
+    }
+  }
   fixed->ranks = size;
   fixed->path_bytes = static_cast<int32_t>(path_bytes);
   fixed->n_sites = static_cast<int32_t>(by_key.size());
@@ -544,10 +586,12 @@ void Enter(uint64_t site, uint16_t fn, int64_t t0) {
   auto [it, added] = o.sites.try_emplace(site);
   SiteSlot& slot = it->second;
   if (added) slot.key = o.keys->Key(site), slot.fn = fn;
-  const int64_t compute = std::max<int64_t>(0, t0 - o.last_exit);
-  slot.compute += compute;
   ++slot.calls;
-  o.path.AddCompute(slot.key, compute);
+  if (o.path.measuring()) {
+    const int64_t compute = std::max<int64_t>(0, t0 - o.last_exit);
+    slot.compute += compute;
+    o.path.AddCompute(slot.key, compute);
+  }
   o.current = &slot;
   o.call_t0 = Global(t0);
   t_work = 0;
@@ -560,18 +604,35 @@ int64_t Exit(int64_t t0, int64_t exit, int64_t end) {
   // MPI's time in the call: the collector's work before the payload's
   // call is not in it.
   const int64_t mpi_exit = exit - t_work;
-  o.current->mpi += std::max<int64_t>(0, mpi_exit - t0);
+  const int64_t mpi = std::max<int64_t>(0, mpi_exit - t0);
   if (t_n_partners == 0) {
-    o.path.AddMpi(o.current->key, std::max<int64_t>(0, mpi_exit - t0));
+    o.path.AddMpi(o.current->key, mpi);
   } else {
+    const int32_t region = o.path.region();
     rp::online::ExitInPlace(&o.path, Global(t0), {t_partners.data(), t_n_partners}, Global(mpi_exit),
                             o.current->key, o.rank);
+    if (o.path.region() != region) Crossed(region, Global(mpi_exit));
   }
+  // A call that entered a measured region (a start marker) counts whole
+  // in the ranks' total, as the path counts its time after the partners.
+  if (o.path.measuring()) o.current->mpi += mpi;
   o.last_exit = end;
   return t_work + (end - exit);
 }
 
 void Resume(int64_t t) { O().last_exit = t; }
+
+void Control(int level, int64_t t) {
+  State& o = O();
+  const bool on = level != 0;
+  if (on == (o.own_region % 2 == 1)) return;
+  ++o.own_region;
+  // Already there when a marker from another rank came first.
+  const int32_t region = o.path.region();
+  if (o.own_region <= region) return;
+  o.path.set_region(o.own_region);
+  Crossed(region, Global(t));
+}
 
 // --- point to point ----------------------------------------------------------------
 

@@ -67,6 +67,10 @@ void Enter(uint64_t site, uint16_t fn, int64_t t0);
 int64_t Exit(int64_t t0, int64_t exit, int64_t end);
 // The collector's work after Exit ended at `t` (a buffer write, tracing too).
 void Resume(int64_t t);
+// MPI_Pcontrol(level) at `t` (local ns): 0 stops measuring, any other
+// level starts it again (online-CP §2.3; lib/online/path.h: regions).
+// Measuring starts at MPI_Init.
+void Control(int level, int64_t t);
 
 // --- point to point -------------------------------------------------------------
 // A send of any kind to `dest` of `comm` (before the payload's).

@@ -184,7 +184,7 @@ struct OnlineFixed {
   int32_t ranks;           // ranks whose answer is in (all, unless some died)
   int32_t path_bytes;      // the wire record's length
   int32_t n_sites;
-  int32_t pad;
+  int32_t regions;         // measured regions (MPI_Pcontrol; 1: the whole run)
   // What the model could not follow, summed over the ranks (lib/online's
   // notes: a message whose piggyback was not paired, a communicator without
   // its duplicate, a collective on an inter-communicator).
@@ -193,6 +193,7 @@ struct OnlineFixed {
   int64_t skipped_calls;      // calls passed over (no duplicate, inter-communicator collectives)
   int64_t piggyback_bytes;    // bytes of piggybacks sent, all ranks
   int64_t piggybacks;         // piggyback messages and path collectives, all ranks
+  int64_t measured;           // the regions' spans added up (first start to last stop, each)
 };
 
 struct OnlineSite {

@@ -52,6 +52,7 @@ Status RecordWriter::WriteSummary(const Scope& scope, int64_t phase, Span span, 
   sum.set_algo(algo);
   sum.set_length(scope.length);
   sum.set_run_time(span.end > span.start ? span.end - span.start : 0);
+  if (scope.regions > 0) sum.set_regions(scope.regions);
   sum.set_start(span.start);
   if (scope.last_rank >= 0) sum.set_end_rank(scope.last_rank);
   sum.set_compute(scope.by_kind[static_cast<int>(SegmentKind::kCompute)]);

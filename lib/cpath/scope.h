@@ -41,6 +41,8 @@ struct Scope {
   // Outside the application's time: the longest MPI_Init and MPI_Finalize
   // of a rank (their MPI part).
   int64_t init = 0, finalize = 0;
+  // Online, measured in MPI_Pcontrol regions: how many (0: the whole run).
+  int32_t regions = 0;
   std::map<int32_t, SiteStats> sites;
   std::vector<RankStats> ranks;
 

@@ -6,7 +6,7 @@
 namespace rp::online {
 namespace {
 
-constexpr uint16_t kVersion = 1;
+constexpr uint16_t kVersion = 2;
 
 // Little-endian fields of the wire record (every machine this runs on is
 // little-endian; memcpy keeps it free of alignment assumptions).
@@ -21,9 +21,11 @@ T Get(const uint8_t* at) {
   return v;
 }
 
-// Header layout: version u16, sites u16, end rank i32, t, compute, mpi,
-// other compute, other mpi (i64 each) = 48 bytes.
-int64_t WireLength(const uint8_t* p) { return Get<int64_t>(p + 16) + Get<int64_t>(p + 24); }
+// Header layout: version u16, sites u16, end rank i32, region i32, 4
+// bytes unused, t, compute, mpi, other compute, other mpi (i64 each) = 56
+// bytes.
+int64_t WireLength(const uint8_t* p) { return Get<int64_t>(p + 24) + Get<int64_t>(p + 32); }
+int32_t WireRegion(const uint8_t* p) { return Get<int32_t>(p + 8); }
 
 }  // namespace
 
@@ -54,11 +56,13 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
   Put<uint16_t>(p, kVersion);
   Put<uint16_t>(p + 2, static_cast<uint16_t>(sites_.size()));
   Put<int32_t>(p + 4, end_rank_);
-  Put<int64_t>(p + 8, t);
-  Put<int64_t>(p + 16, compute_);
-  Put<int64_t>(p + 24, mpi_);
-  Put<int64_t>(p + 32, other_compute_);
-  Put<int64_t>(p + 40, other_mpi_);
+  Put<int32_t>(p + 8, region_);
+  Put<int32_t>(p + 12, 0);
+  Put<int64_t>(p + 16, t);
+  Put<int64_t>(p + 24, compute_);
+  Put<int64_t>(p + 32, mpi_);
+  Put<int64_t>(p + 40, other_compute_);
+  Put<int64_t>(p + 48, other_mpi_);
   p += kHeaderBytes;
   for (const SiteShare& s : sites_) {
     Put<uint64_t>(p, s.site);
@@ -75,11 +79,12 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
   const size_t n = Get<uint16_t>(p + 2);
   if (Get<uint16_t>(p) != kVersion || n > kSites || in.size() < kHeaderBytes + n * kSiteBytes) return false;
   path->end_rank_ = Get<int32_t>(p + 4);
-  *t = Get<int64_t>(p + 8);
-  path->compute_ = Get<int64_t>(p + 16);
-  path->mpi_ = Get<int64_t>(p + 24);
-  path->other_compute_ = Get<int64_t>(p + 32);
-  path->other_mpi_ = Get<int64_t>(p + 40);
+  path->region_ = Get<int32_t>(p + 8);
+  *t = Get<int64_t>(p + 16);
+  path->compute_ = Get<int64_t>(p + 24);
+  path->mpi_ = Get<int64_t>(p + 32);
+  path->other_compute_ = Get<int64_t>(p + 40);
+  path->other_mpi_ = Get<int64_t>(p + 48);
   path->sites_.resize(n);
   path->last_ = 0;
   p += kHeaderBytes;
@@ -102,11 +107,16 @@ Path AtExit(const Entry& own, std::span<const Entry> partners, int64_t exit, uin
 void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t exit, uint64_t site, int32_t rank) {
   Entry* longest = nullptr;
   int64_t ready = entry, best = path->length();
+  int32_t region = path->region();
   for (Entry& e : partners) {
     if (e.path.length() > best) longest = &e, best = e.path.length();
     ready = std::max(ready, e.t);
+    region = std::max(region, e.path.region());
   }
   if (longest != nullptr) std::swap(*path, longest->path);
+  // A partner in a later region brought its start or stop marker: the
+  // call's time after the last entry counts if that region is measured.
+  path->set_region(region);
   // Clocks agree only to their offsets' error: a partner that seems to
   // have entered after the exit adds nothing.
   path->AddMpi(site, std::max<int64_t>(0, exit - ready));
@@ -114,12 +124,14 @@ void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t e
 }
 
 void CombineWire(const uint8_t* in, uint8_t* inout) {
-  const int64_t t = std::max(Get<int64_t>(in + 8), Get<int64_t>(inout + 8));
+  const int64_t t = std::max(Get<int64_t>(in + 16), Get<int64_t>(inout + 16));
+  const int32_t region = std::max(WireRegion(in), WireRegion(inout));
   if (WireLength(in) > WireLength(inout)) {
     const size_t n = Get<uint16_t>(in + 2);
     std::memcpy(inout, in, Path::kHeaderBytes + std::min(n, Path::kSites) * Path::kSiteBytes);
   }
-  Put<int64_t>(inout + 8, t);
+  Put<int64_t>(inout + 16, t);
+  Put<int32_t>(inout + 8, region);
 }
 
 }  // namespace rp::online

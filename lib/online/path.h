@@ -19,6 +19,15 @@
 // Times are on one global clock (the collector's, after its offset
 // measurement at MPI_Init).
 //
+// Measuring part of a run (online-CP §2.3, MPI_Pcontrol): the path carries
+// its rank's region number, odd while measuring (1: from MPI_Init), even
+// once stopped. Time accrues only while measuring; paths still merge
+// outside the regions, so the answer is the longest path with the time
+// outside them counted as zero. A path from a higher region is the
+// paper's start (or stop) marker: the receiver enters that region at the
+// receive (cases 3 and 4 of §2.3; Chandy and Lamport's marker rule, so the
+// regions begin and end at consistent cuts).
+//
 //   Path p;                                  // at MPI_Init's return
 //   p.AddCompute(site, entry - last_exit);   // before each call
 //   p.AddMpi(site, exit - entry);            // a call on its own
@@ -48,6 +57,10 @@ class Path {
   int64_t length() const { return compute_ + mpi_; }
   int64_t compute() const { return compute_; }
   int64_t mpi() const { return mpi_; }
+  // The measurement region the path's rank is in: odd while measuring.
+  int32_t region() const { return region_; }
+  void set_region(int32_t region) { region_ = region; }
+  bool measuring() const { return region_ % 2 == 1; }
   // The rank where the path's last segment ran (-1: none yet).
   int32_t end_rank() const { return end_rank_; }
   void set_end_rank(int32_t rank) { end_rank_ = rank; }
@@ -57,23 +70,29 @@ class Path {
   int64_t other_compute() const { return other_compute_; }
   int64_t other_mpi() const { return other_mpi_; }
 
-  // Computation leading to a call at `site`, and time in a call at it.
-  void AddCompute(uint64_t site, int64_t ns) { Share(site).compute += ns, compute_ += ns; }
-  void AddMpi(uint64_t site, int64_t ns) { Share(site).mpi += ns, mpi_ += ns; }
+  // Computation leading to a call at `site`, and time in a call at it
+  // (nothing outside a measured region).
+  void AddCompute(uint64_t site, int64_t ns) {
+    if (measuring()) Share(site).compute += ns, compute_ += ns;
+  }
+  void AddMpi(uint64_t site, int64_t ns) {
+    if (measuring()) Share(site).mpi += ns, mpi_ += ns;
+  }
 
-  // The wire record: 48 bytes and 24 a site. Encode returns the bytes
+  // The wire record: 56 bytes and 24 a site. Encode returns the bytes
   // written (out must hold WireBytes()); Decode false on a malformed record.
   size_t WireBytes() const { return kHeaderBytes + kSiteBytes * sites_.size(); }
   size_t Encode(std::span<uint8_t> out, int64_t t) const;
   static bool Decode(std::span<const uint8_t> in, Path* path, int64_t* t);
 
-  static constexpr size_t kHeaderBytes = 48, kSiteBytes = 24;
+  static constexpr size_t kHeaderBytes = 56, kSiteBytes = 24;
 
  private:
   SiteShare& Share(uint64_t site);
 
   int64_t compute_ = 0, mpi_ = 0, other_compute_ = 0, other_mpi_ = 0;
   int32_t end_rank_ = -1;
+  int32_t region_ = 1;
   std::vector<SiteShare> sites_;
   size_t last_ = 0;  // the last site used: calls repeat
 };
@@ -88,7 +107,8 @@ struct Entry {
 
 // The path at the exit of a call at `site` that depended on `partners`
 // (see above): the longest entry path (ties: the call's own) plus the
-// time from the last entry to `exit`, charged to the site's MPI time.
+// time from the last entry to `exit`, charged to the site's MPI time —
+// if measuring in the highest region of them all, which the call enters.
 Path AtExit(const Entry& own, std::span<const Entry> partners, int64_t exit, uint64_t site, int32_t rank);
 // The same on the rank's own path, which entered at `entry`: the longest
 // partner's path is moved in (the collector's form: no copy of its own).
@@ -96,7 +116,8 @@ void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t e
 
 // Combines two wire records into `inout` (the MPI user operation of the
 // collectives that pass paths): the longer path (ties: inout's) with the
-// later of the two entry times. Both are kWireBytes long.
+// later of the two entry times and the higher region. Both are kWireBytes
+// long.
 void CombineWire(const uint8_t* in, uint8_t* inout);
 
 }  // namespace rp::online

@@ -161,5 +161,74 @@ TEST(Path, CombineKeepsTheLongerPathAndTheLaterEntry) {
   EXPECT_EQ(out.sites()[0].site, 2u);
 }
 
+// MPI_Pcontrol regions (online-CP §2.3), by hand. Odd regions measure.
+TEST(Path, NothingAccruesOutsideAMeasuredRegion) {
+  Path p;
+  p.AddCompute(kCompute, 100);
+  p.set_region(2);  // MPI_Pcontrol(0)
+  p.AddCompute(kCompute, 1000);
+  p.AddMpi(kRecv, 1000);
+  EXPECT_EQ(p.length(), 100);
+  EXPECT_EQ(p.sites().size(), 1u);
+}
+
+TEST(Path, APathFromALaterRegionIsItsMarker) {
+  // Case 3: a stopped rank (region 2) receives from a measuring one
+  // (region 3) whose send entered at 1000 with 500 ns of path; the receive
+  // exits at 1010: it enters region 3 and counts the 10 ns after the send.
+  Path stopped;
+  stopped.set_region(2);
+  Path sender;
+  sender.set_region(3);
+  sender.AddCompute(kSend, 500);
+  Path got = AtExit(Entry{stopped, 0}, std::vector<Entry>{{sender, 1000}}, 1010, kRecv, 1);
+  EXPECT_EQ(got.region(), 3);
+  EXPECT_EQ(got.length(), 510);
+  got.AddCompute(kCompute, 40);
+  EXPECT_EQ(got.length(), 550);
+  // A stop marker: a measuring rank (region 3, 300 ns) receives from a
+  // stopped one (region 4, 1000 ns): it stops before the receive's time,
+  // and its work after that is not on the path.
+  Path measuring;
+  measuring.set_region(3);
+  measuring.AddCompute(kCompute, 300);
+  Path done;
+  done.set_region(3);
+  done.AddCompute(kSend, 1000);
+  done.set_region(4);  // its MPI_Pcontrol(0), then the send
+  Path after = AtExit(Entry{measuring, 400}, std::vector<Entry>{{done, 900}}, 950, kRecv, 2);
+  EXPECT_EQ(after.region(), 4);
+  EXPECT_EQ(after.length(), 1000);
+  after.AddCompute(kCompute, 70);
+  EXPECT_EQ(after.length(), 1000);
+  // Case 4: a message sent before the start (region 2, nothing on its
+  // path) reaches a measuring rank: nothing starts or stops; the 20 ns
+  // after both entered count.
+  Path early;
+  early.set_region(2);
+  Path inside;
+  inside.set_region(3);
+  inside.AddCompute(kCompute, 200);
+  Path kept = AtExit(Entry{inside, 100}, std::vector<Entry>{{early, 50}}, 120, kRecv, 0);
+  EXPECT_EQ(kept.region(), 3);
+  EXPECT_EQ(kept.length(), 220);
+}
+
+TEST(Path, CombineKeepsTheHigherRegion) {
+  Path a, b;
+  a.AddCompute(1, 100);
+  a.set_region(5);
+  b.AddCompute(2, 300);  // longer, region 1
+  std::vector<uint8_t> wa(kWireBytes), wb(kWireBytes);
+  a.Encode(wa, 50);
+  b.Encode(wb, 20);
+  CombineWire(wa.data(), wb.data());
+  Path out;
+  int64_t t = 0;
+  ASSERT_TRUE(Path::Decode(wb, &out, &t));
+  EXPECT_EQ(out.length(), 300);
+  EXPECT_EQ(out.region(), 5);
+}
+
 }  // namespace
 }  // namespace rp::online

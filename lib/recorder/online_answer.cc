@@ -64,7 +64,14 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
     return it == site_of.end() ? window::kNone : static_cast<int32_t>(it->second.first);
   };
   const raw::OnlineFixed& f = p.fixed;
-  const cpath::Scope scope = online::ToScope(path, totals, id, f.start, f.end);
+  cpath::Scope scope = online::ToScope(path, totals, id, f.start, f.end);
+  // Measured in MPI_Pcontrol regions: the application's time is their
+  // spans added up.
+  cpath::RecordWriter::Span span{f.start, f.end};
+  if (f.regions > 1) {
+    scope.regions = f.regions;
+    span.end = f.start + f.measured;
+  }
 
   cpath::Problems problems;
   problems.unmatched_receives = f.unpaired_receives;
@@ -82,7 +89,7 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   dict.ranks = world;
   dict.sites = sites;
   cpath::RecordWriter out(dict, writer);
-  RP_RETURN_IF_ERROR(out.WriteScope(scope, window::kNone, {f.start, f.end}, "online", problems, false));
+  RP_RETURN_IF_ERROR(out.WriteScope(scope, window::kNone, span, "online", problems, false));
   return OnlineCounts{f.ranks, f.unpaired_receives, f.unpaired_sends, f.skipped_calls, f.piggybacks,
                       f.piggyback_bytes};
 }

@@ -22,6 +22,7 @@ constexpr size_t kProfileRows = 20, kZeroingRows = 10, kRankShares = 8, kWaiting
 struct CriticalPathSection::View {
   std::string algo;
   int64_t length = 0, run_time = 0, end_rank = -1;
+  int64_t regions = 0;  // online, in MPI_Pcontrol regions (0: the whole run)
   // The run's time is the application's, between MPI_Init and MPI_Finalize
   // (the trace has them); outside it, and the collector's own work.
   bool application = false;
@@ -114,6 +115,7 @@ CriticalPathSection::View CriticalPathSection::Prepare() const {
   v.algo = s.algo;
   v.length = s.length;
   v.run_time = s.run_time;
+  v.regions = s.has_regions() ? s.regions : 0;
   v.end_rank = s.has_end_rank() ? s.end_rank : -1;
   v.partial = s.has_partial() && s.partial;
   v.compute = Share(s.compute, s.length);
@@ -186,12 +188,19 @@ std::string CriticalPathSection::FunctionsTitle(const View& v) {
          " by the call ending it)";
 }
 
+namespace {
+// What the path's length is a share of.
+std::string TheRun(int64_t run_time, int64_t regions, bool application) {
+  if (regions > 0) return "the " + Duration(run_time) + " measured in " + std::to_string(regions) + " MPI_Pcontrol regions";
+  if (application) return "the application's " + Duration(run_time) + " between MPI_Init and MPI_Finalize";
+  return "a " + Duration(run_time) + " run";
+}
+}  // namespace
+
 void CriticalPathSection::Text(std::string* out) const {
   const View v = Prepare();
   auto line = [&](const std::string& s) { *out += s + "\n"; };
-  const std::string of = v.application
-                             ? " of the application's " + Duration(v.run_time) + " between MPI_Init and MPI_Finalize ("
-                             : " of a " + Duration(v.run_time) + " run (";
+  const std::string of = " of " + TheRun(v.run_time, v.regions, v.application) + " (";
   line("critical path (" + v.algo + "): " + Duration(v.length) + of + Percent(Share(v.length, v.run_time)) +
        "), ending on rank " + std::to_string(v.end_rank) + (v.partial ? "  [partial: see the warnings]" : ""));
   if (v.application) {
@@ -260,9 +269,7 @@ void CriticalPathSection::Markdown(std::string* out) const {
   auto line = [&](const std::string& s) { *out += s + "\n"; };
   line("## Critical path (" + v.algo + ")");
   line("");
-  line("**" + Duration(v.length) + "** of " +
-       (v.application ? "the application's " + Duration(v.run_time) + " between MPI_Init and MPI_Finalize ("
-                      : "a " + Duration(v.run_time) + " run (") +
+  line("**" + Duration(v.length) + "** of " + TheRun(v.run_time, v.regions, v.application) + " (" +
        Trim(Percent(Share(v.length, v.run_time))) + "), ending on rank " + std::to_string(v.end_rank) + "." +
        (v.partial ? " *Partial: the trace misses dependencies (see the tool's warnings).*" : ""));
   if (v.application) {

@@ -192,6 +192,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
     "call of MPI_Finalize (without them: the first call's entry and the last " \
     "one's exit), or the phase's, ns")                                         \
   X(Int, start, Opt, "start of the run (or phase), ns")                        \
+  X(Int, regions, Opt,                                                         \
+    "online: the MPI_Pcontrol regions measured, the one from MPI_Init "        \
+    "counted (absent: the whole run); run_time is then their spans (first "  \
+    "rank in to last rank out) added up")                                      \
   X(Int, end_rank, Opt, "rank where the critical path ends")                   \
   X(Int, compute, Opt, "ns of the path in computation")                        \
   X(Int, mpi, Opt, "ns of the path in MPI calls")                              \

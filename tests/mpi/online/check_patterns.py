@@ -20,11 +20,15 @@ def records(path, kind):
         return [r for r in map(json.loads, f) if r["type"] == kind]
 
 
-def expect(path):
+def printed(path, name):
     for line in open(path):
-        if line.startswith("expect "):
+        if line.startswith(name + " "):
             return int(line.split()[1])
-    raise SystemExit(path + ": no expect line")
+    raise SystemExit("%s: no %s line" % (path, name))
+
+
+def expect(path):
+    return printed(path, "expect")
 
 
 def top_site(path):
@@ -88,6 +92,21 @@ def main(work, modes):
               (name, site["cp_compute"], summary["compute"]))
         check(want <= summary["length"] <= want * 1.05 + 2_000_000,
               "%s: length %d ns, R (W + D) measured %d ns" % (name, summary["length"], want))
+    # MPI_Pcontrol regions (5 rounds): the chain's work only, although the
+    # ranks after the first start late and rank 0 stops late (the markers
+    # of online-CP §2.3), and an unmeasured message crosses the first start.
+    base = os.path.join(work, "pcontrol")
+    summary = records(base + ".online.ndjson", "cp_summary")[0]
+    want = expect(base + ".out")
+    check(want <= summary["length"] <= want * 1.05 + 2_000_000 and summary["compute"] >= 0.99 * want,
+          "pcontrol: length %d ns (computation %d ns), the regions' chain work %d ns" %
+          (summary["length"], summary["compute"], want))
+    check(summary.get("regions") == 6 and not summary["partial"],
+          "pcontrol: %s regions measured (MPI_Init's and 5 rounds)" % summary.get("regions"))
+    most = printed(base + ".out", "elapsed") - printed(base + ".out", "unmeasured")
+    check(summary["length"] <= summary["run_time"] <= most,
+          "pcontrol: the regions span %d ns: at least the path, at most the run %d ns less the unmeasured work" %
+          (summary["run_time"], most))
     # Twice the rounds, the same records: the answer does not grow with the run.
     short, long_ = (os.path.join(work, n + ".online.ndjson") for n in ("slow3", "long"))
     n_short, n_long = (sum(1 for _ in open(p)) for p in (short, long_))

@@ -25,6 +25,17 @@
  *                 W + W).
  *   slow          R rounds of work W and an MPI_Allreduce; rank S (-s) works
  *                 W + D (-d): the path is R (W + D).
+ *   pcontrol      MPI_Pcontrol regions (online-CP §2.3): measuring stops
+ *                 after MPI_Init; each round rank 0 starts it, works W, sends
+ *                 to rank 1; rank r receives, works W, only then calls
+ *                 MPI_Pcontrol(1) (the message's marker started it), sends
+ *                 on; the last rank stops and sends to rank 0, which works W
+ *                 more (stopped by that marker) before its own stop; then
+ *                 every rank works W unmeasured. Rank 1 sent rank 0 a message
+ *                 before any start, received inside the first region (no
+ *                 path: it starts nothing and stops nothing). The path is
+ *                 the chain's P W a round; prints "unmeasured NS" too (the
+ *                 least a rank worked outside the regions).
  *   pingpong      R round trips of one int between ranks 0 and 1, no work
  *                 (the cost a message, for benchmarks).
  *   bcast         R rounds of work and an MPI_Bcast from rank 0: the last
@@ -229,6 +240,47 @@ static long long bcast(long rounds, long w) {
   return ends[1];
 }
 
+static long long unmeasured;
+
+static long long pcontrol(long rounds, long w) {
+  long long mine = 0;
+  int v = 0, early = 0;
+  MPI_Request req = MPI_REQUEST_NULL;
+  MPI_Pcontrol(0);
+  unmeasured += work(w);
+  if (rank == 1) MPI_Isend(&early, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &req);
+  for (long k = 0; k < rounds && size > 1; ++k) {
+    if (rank == 0) {
+      MPI_Pcontrol(1);
+      if (k == 0) MPI_Recv(&early, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      mine += work(w);
+      MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(&v, 1, MPI_INT, size - 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      unmeasured += work(w);
+      MPI_Pcontrol(0);
+    } else {
+      MPI_Recv(&v, 1, MPI_INT, rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      mine += work(w);
+      MPI_Pcontrol(1);
+      if (rank < size - 1) {
+        MPI_Send(&v, 1, MPI_INT, rank + 1, 0, MPI_COMM_WORLD);
+        MPI_Pcontrol(0);
+      } else {
+        MPI_Pcontrol(0);
+        MPI_Send(&v, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
+      }
+    }
+    unmeasured += work(w);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  long long all = 0, least = 0;
+  MPI_Reduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&unmeasured, &least, 1, MPI_LONG_LONG, MPI_MIN, 0, MPI_COMM_WORLD);
+  unmeasured = least;
+  return all;
+}
+
 static long long pingpong(long rounds) {
   int v = 0;
   for (long k = 0; k < rounds && size > 1; ++k) {
@@ -264,9 +316,10 @@ int main(int argc, char** argv) {
   else if (!strcmp(mode, "slow")) expect = slow(rounds, w, s % size, d);
   else if (!strcmp(mode, "bcast")) expect = bcast(rounds, w);
   else if (!strcmp(mode, "pingpong")) expect = pingpong(rounds);
+  else if (!strcmp(mode, "pcontrol")) expect = pcontrol(rounds, w);
   else expect = chain(mode, rounds, w);
   const long long elapsed = now_ns() - start;
   MPI_Finalize();
-  if (rank == 0) printf("mode %s\nexpect %lld\nelapsed %lld\n", mode, expect, elapsed);
+  if (rank == 0) printf("mode %s\nexpect %lld\nelapsed %lld\nunmeasured %lld\n", mode, expect, elapsed, unmeasured);
   return 0;
 }

@@ -19,6 +19,9 @@ for mode in blocking nonblocking waitany waitsome test persistent sendrecv anyso
 done
 # The slow rank moved: the same length, on the other rank.
 rp-record -q --online -o "$work/slow3.online.ndjson" -- "${MPIRUN[@]}" -np 4 "$app" -m slow -s 3 >"$work/slow3.out"
+# MPI_Pcontrol regions.
+rp-record -q --online -o "$work/pcontrol.online.ndjson" -- "${MPIRUN[@]}" -np 4 "$app" -m pcontrol >"$work/pcontrol.out"
+rp-cat --validate "$work/pcontrol.online.ndjson"
 # Twice the rounds: the same output size (no trace).
 rp-record -q --online -o "$work/long.online.ndjson" -- "${MPIRUN[@]}" -np 4 "$app" -m slow -n 10 >"$work/long.out"
 [ ! -e "$work/long.online.ndjson.raw" ] || fail "rank files left behind after a complete run"
