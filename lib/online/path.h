@@ -43,6 +43,12 @@
 
 namespace rp::online {
 
+// The path's time on one rank.
+struct RankShare {
+  int32_t rank = 0;
+  int64_t ns = 0;
+};
+
 struct SiteShare {
   uint64_t site = 0;  // the collector's key for a call site, the same on every rank
   int64_t compute = 0, mpi = 0;
@@ -51,8 +57,8 @@ struct SiteShare {
 
 class Path {
  public:
-  // Sites kept exactly; the wire record is at most kWireBytes.
-  static constexpr size_t kSites = 128;
+  // Sites and ranks kept exactly; the wire record is at most kWireBytes.
+  static constexpr size_t kSites = 128, kRanks = 32;
 
   int64_t length() const { return compute_ + mpi_; }
   int64_t compute() const { return compute_; }
@@ -69,35 +75,42 @@ class Path {
   const std::vector<SiteShare>& sites() const { return sites_; }
   int64_t other_compute() const { return other_compute_; }
   int64_t other_mpi() const { return other_mpi_; }
+  // The ranks the path's time ran on, the kRanks heaviest (the rest is
+  // length() minus theirs), in the order they were first added.
+  const std::vector<RankShare>& ranks() const { return ranks_; }
 
   // Computation leading to a call at `site`, and time in a call at it
   // (nothing outside a measured region).
+  // Both on the path's end rank.
   void AddCompute(uint64_t site, int64_t ns) {
-    if (measuring()) Share(site).compute += ns, compute_ += ns;
+    if (measuring()) Share(site).compute += ns, compute_ += ns, OnRank(ns);
   }
   void AddMpi(uint64_t site, int64_t ns) {
-    if (measuring()) Share(site).mpi += ns, mpi_ += ns;
+    if (measuring()) Share(site).mpi += ns, mpi_ += ns, OnRank(ns);
   }
 
-  // The wire record: 56 bytes and 24 a site. Encode returns the bytes
+  // The wire record: 56 bytes, 24 a site and 12 a rank. Encode returns the bytes
   // written (out must hold WireBytes()); Decode false on a malformed record.
-  size_t WireBytes() const { return kHeaderBytes + kSiteBytes * sites_.size(); }
+  size_t WireBytes() const { return kHeaderBytes + kSiteBytes * sites_.size() + kRankBytes * ranks_.size(); }
   size_t Encode(std::span<uint8_t> out, int64_t t) const;
   static bool Decode(std::span<const uint8_t> in, Path* path, int64_t* t);
 
-  static constexpr size_t kHeaderBytes = 56, kSiteBytes = 24;
+  static constexpr size_t kHeaderBytes = 56, kSiteBytes = 24, kRankBytes = 12;
 
  private:
   SiteShare& Share(uint64_t site);
+  void OnRank(int64_t ns);
 
   int64_t compute_ = 0, mpi_ = 0, other_compute_ = 0, other_mpi_ = 0;
   int32_t end_rank_ = -1;
   int32_t region_ = 1;
   std::vector<SiteShare> sites_;
-  size_t last_ = 0;  // the last site used: calls repeat
+  std::vector<RankShare> ranks_;
+  size_t last_ = 0, last_rank_ = 0;  // the last site and rank used: calls repeat
 };
 
-inline constexpr size_t kWireBytes = Path::kHeaderBytes + Path::kSiteBytes * Path::kSites;
+inline constexpr size_t kWireBytes =
+    Path::kHeaderBytes + Path::kSiteBytes * Path::kSites + Path::kRankBytes * Path::kRanks;
 
 // A path at a call's entry and the entry's time (global clock, ns).
 struct Entry {

@@ -19,6 +19,7 @@ TEST(Path, AChainIsEveryRanksWorkAndTheTransfers) {
   int64_t t = 0;
   for (int32_t rank = 0; rank < 4; ++rank) {
     Path mine;
+    mine.set_end_rank(rank);
     if (rank > 0) {
       // Entered the receive at 0, waiting; the message arrives 10 ns after
       // its send entered.
@@ -40,6 +41,12 @@ TEST(Path, AChainIsEveryRanksWorkAndTheTransfers) {
   EXPECT_EQ(p.sites()[0].compute, 4 * W);
   EXPECT_EQ(p.sites()[1].site, kRecv);
   EXPECT_EQ(p.sites()[1].mpi, 30);
+  // Each rank's work, and the 10 ns waits on the receiving ranks.
+  ASSERT_EQ(p.ranks().size(), 4u);
+  EXPECT_EQ(p.ranks()[0].rank, 0);
+  EXPECT_EQ(p.ranks()[0].ns, W);
+  EXPECT_EQ(p.ranks()[3].rank, 3);
+  EXPECT_EQ(p.ranks()[3].ns, W + 10);
 }
 
 // K iterations of work c and an Allreduce on 4 ranks, rank s working
@@ -110,6 +117,26 @@ TEST(Path, TheLightestSiteGivesWayAndNothingIsLost) {
   EXPECT_EQ(sum, p.length());
   EXPECT_LE(p.WireBytes(), kWireBytes);
   EXPECT_LE(kWireBytes, 4096u);  // under Open MPI's shared-memory eager limit
+}
+
+// Beyond kRanks ranks the lightest gives way; the length keeps its time.
+TEST(Path, TheLightestRankGivesWay) {
+  Path p;
+  for (int32_t rank = 0; rank <= static_cast<int32_t>(Path::kRanks); ++rank) {
+    p.set_end_rank(rank);
+    p.AddCompute(1, 100 + rank);
+  }
+  ASSERT_EQ(p.ranks().size(), Path::kRanks);
+  EXPECT_EQ(p.ranks()[0].rank, static_cast<int32_t>(Path::kRanks));  // rank 0 (100 ns) made room
+  int64_t kept = 0;
+  for (const RankShare& r : p.ranks()) kept += r.ns;
+  EXPECT_EQ(p.length() - kept, 100);
+  std::vector<uint8_t> buf(kWireBytes);
+  Path q;
+  int64_t t = 0;
+  ASSERT_TRUE(Path::Decode(std::span<const uint8_t>(buf.data(), p.Encode(buf, 1)), &q, &t));
+  ASSERT_EQ(q.ranks().size(), Path::kRanks);
+  EXPECT_EQ(q.ranks()[5].ns, p.ranks()[5].ns);
 }
 
 TEST(Path, TheWireRecordRoundTrips) {

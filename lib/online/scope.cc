@@ -13,6 +13,7 @@ cpath::Scope ToScope(const Path& path, std::span<const SiteTotal> totals,
   scope.by_kind[static_cast<int>(graph::SegmentKind::kCompute)] = path.compute();
   scope.by_kind[static_cast<int>(graph::SegmentKind::kMpi)] = path.mpi();
   scope.last_rank = path.end_rank();
+  for (const RankShare& r : path.ranks()) scope.Rank(r.rank).cp += r.ns;
   for (const SiteShare& s : path.sites()) {
     cpath::SiteStats& st = scope.sites[id(s.site)];
     st.cp_compute += s.compute;

@@ -65,6 +65,7 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   };
   const raw::OnlineFixed& f = p.fixed;
   cpath::Scope scope = online::ToScope(path, totals, id, f.start, f.end);
+  if (world > 0) scope.Rank(world - 1);  // rank_share names every rank
   // Measured in MPI_Pcontrol regions: the application's time is their
   // spans added up.
   cpath::RecordWriter::Span span{f.start, f.end};

@@ -75,6 +75,11 @@ def main(work, modes):
         ex = exact[0]["length"]
         check(abs(length - ex) <= ex // 1000 + 10_000,
               "%s: online %d ns, rp-cpath on the trace %d ns" % (mode, length, ex))
+        shares, exact_shares = online[0]["rank_share"], exact[0]["rank_share"]
+        check(len(shares) == len(exact_shares) and
+              max(abs(x - y) for x, y in zip(shares, exact_shares)) <= 0.002,
+              "%s: the path's share per rank %s online, %s offline" %
+              (mode, [round(x, 3) for x in shares], [round(x, 3) for x in exact_shares]))
         a, b = top_site(base + ".online.ndjson"), top_site(base + ".exact.ndjson")
         # A polling loop's path can follow its own polls or the sender's
         # work, nearly tied: there the top site only must agree.
