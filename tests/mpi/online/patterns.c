@@ -36,6 +36,13 @@
  *                 path: it starts nothing and stops nothing). The path is
  *                 the chain's P W a round; prints "unmeasured NS" too (the
  *                 least a rank worked outside the regions).
+ *   comms         the application's own communicators and the largest tag:
+ *                 each round a chain inside halves made by MPI_Comm_split
+ *                 (ranks reversed) with tag MPI_TAG_UB, a barrier on an
+ *                 MPI_Comm_dup, then a chain along a 1-D MPI_Cart_create
+ *                 (MPI_Cart_shift's neighbours) and a barrier on it; the
+ *                 communicators are freed at the end. The path is the
+ *                 longer half's chain and the whole chain, each round.
  *   pingpong      R round trips of one int between ranks 0 and 1, no work
  *                 (the cost a message, for benchmarks).
  *   bcast         R rounds of work and an MPI_Bcast from rank 0: the last
@@ -240,6 +247,39 @@ static long long bcast(long rounds, long w) {
   return ends[1];
 }
 
+static long long comms(long rounds, long w) {
+  MPI_Comm half, dup, line;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half);
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  int dims[1] = {size}, periods[1] = {0}, hrank, hsize, before, after, *tag_ub, flag;
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &line);
+  MPI_Cart_shift(line, 0, 1, &before, &after);
+  MPI_Comm_rank(half, &hrank);
+  MPI_Comm_size(half, &hsize);
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+  const int tag = flag ? *tag_ub : 32767;
+  long long in_half = 0, along = 0;
+  int v = 0;
+  for (long k = 0; k < rounds; ++k) {
+    if (hrank > 0) MPI_Recv(&v, 1, MPI_INT, hrank - 1, tag, half, MPI_STATUS_IGNORE);
+    in_half += work(w);
+    if (hrank < hsize - 1) MPI_Send(&v, 1, MPI_INT, hrank + 1, tag, half);
+    MPI_Barrier(dup);
+    MPI_Recv(&v, 1, MPI_INT, before, tag, line, MPI_STATUS_IGNORE);
+    along += work(w);
+    MPI_Send(&v, 1, MPI_INT, after, tag, line);
+    MPI_Barrier(line);
+  }
+  long long half_total = 0, halves = 0, all = 0;
+  MPI_Allreduce(&in_half, &half_total, 1, MPI_LONG_LONG, MPI_SUM, half);
+  MPI_Reduce(&half_total, &halves, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&along, &all, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Comm_free(&line);
+  MPI_Comm_free(&dup);
+  MPI_Comm_free(&half);
+  return halves + all;
+}
+
 static long long unmeasured;
 
 static long long pcontrol(long rounds, long w) {
@@ -317,6 +357,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(mode, "bcast")) expect = bcast(rounds, w);
   else if (!strcmp(mode, "pingpong")) expect = pingpong(rounds);
   else if (!strcmp(mode, "pcontrol")) expect = pcontrol(rounds, w);
+  else if (!strcmp(mode, "comms")) expect = comms(rounds, w);
   else expect = chain(mode, rounds, w);
   const long long elapsed = now_ns() - start;
   MPI_Finalize();

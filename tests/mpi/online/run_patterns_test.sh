@@ -7,7 +7,7 @@ source tests/mpi/testenv.sh
 app=$root/$1
 check=$root/tests/mpi/online/check_patterns.py
 runs=()
-for mode in blocking nonblocking waitany waitsome test persistent sendrecv anysource probe mprobe wildcard \
+for mode in blocking nonblocking waitany waitsome test persistent sendrecv anysource probe mprobe wildcard comms \
   slow bcast; do
   np=4
   [ "$mode" = wildcard ] && np=2
