@@ -1,6 +1,7 @@
 #include "collector/online.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <memory>
 #include <unordered_map>
@@ -134,7 +135,19 @@ struct State {
 
   int64_t unpaired_receives = 0, unpaired_sends = 0, skipped_calls = 0;
   int64_t piggyback_bytes = 0, piggybacks = 0;
+
+  // The partial record's room, made at Start (a signal handler fills it).
+  std::unique_ptr<char[]> partial;
 };
+
+// Set while the path changes: a signal then finds no consistent path.
+volatile sig_atomic_t g_updating = 0;
+struct Updating {
+  Updating() { g_updating = 1; }
+  ~Updating() { g_updating = 0; }
+};
+
+constexpr size_t kPartialBytes = sizeof(raw::OnlineFixed) + kWireBytes + 8 + Path::kSites * sizeof(raw::OnlineSite);
 
 State& O() {
   static State* state = new State();
@@ -443,6 +456,46 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset)
   CommCreated(MPI_COMM_WORLD);
   CommCreated(MPI_COMM_SELF);
   o.path.set_end_rank(rank);
+  o.partial.reset(new char[kPartialBytes]);
+}
+
+std::string_view PartialRecord() {
+  State& o = O();
+  if (g_updating || !o.partial) return {};
+  char* record = o.partial.get();
+  std::memset(record, 0, sizeof(raw::OnlineFixed));
+  auto* fixed = reinterpret_cast<raw::OnlineFixed*>(record);
+  uint8_t* wire = reinterpret_cast<uint8_t*>(record + sizeof(raw::OnlineFixed));
+  const size_t path_bytes = o.path.Encode({wire, kWireBytes}, o.call_t0);
+  for (size_t i = 0; i < o.path.sites().size(); ++i) {
+    const uint64_t address = o.keys->Address(o.path.sites()[i].site);
+    std::memcpy(wire + Path::kHeaderBytes + i * Path::kSiteBytes, &address, sizeof address);
+  }
+  const size_t padded = raw::Align8(static_cast<uint32_t>(path_bytes));
+  std::memset(wire + path_bytes, 0, padded - path_bytes);
+  // The path's sites with the MPI function called there; their time over
+  // the ranks is unknown (no times: the profile's "all ranks" reads 0).
+  auto* site = reinterpret_cast<raw::OnlineSite*>(record + sizeof(raw::OnlineFixed) + padded);
+  int32_t n_sites = 0;
+  for (const rp::online::SiteShare& share : o.path.sites()) {
+    const uint64_t address = o.keys->Address(share.site);
+    const auto slot = o.sites.find(address);
+    if (address == 0 || slot == o.sites.end()) continue;
+    site[n_sites++] = raw::OnlineSite{address, 0, 0, 0, slot->second.fn, 0};
+  }
+  const size_t size = sizeof(raw::OnlineFixed) + padded + n_sites * sizeof(raw::OnlineSite);
+  fixed->h = {raw::kOnline, raw::kOnlinePartial, static_cast<uint32_t>(size)};
+  fixed->start = o.start;
+  fixed->end = o.call_t0;
+  fixed->ranks = 0;  // none reached MPI_Finalize's answer
+  fixed->path_bytes = static_cast<int32_t>(path_bytes);
+  fixed->n_sites = n_sites;
+  fixed->regions = 1;
+  fixed->unpaired_receives = o.unpaired_receives;
+  fixed->skipped_calls = o.skipped_calls;
+  fixed->piggyback_bytes = o.piggyback_bytes;
+  fixed->piggybacks = o.piggybacks;
+  return {record, size};
 }
 
 // The path's region moved from `from` to its present one at `t` (global):
@@ -582,6 +635,7 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
 // --- every call -------------------------------------------------------------------
 
 void Enter(uint64_t site, uint16_t fn, int64_t t0) {
+  const Updating updating;
   State& o = O();
   auto [it, added] = o.sites.try_emplace(site);
   SiteSlot& slot = it->second;
@@ -599,6 +653,7 @@ void Enter(uint64_t site, uint16_t fn, int64_t t0) {
 }
 
 int64_t Exit(int64_t t0, int64_t exit, int64_t end) {
+  const Updating updating;
   State& o = O();
   if (!t_completions.empty()) TakeCompletions();
   // MPI's time in the call: the collector's work before the payload's
@@ -623,6 +678,7 @@ int64_t Exit(int64_t t0, int64_t exit, int64_t end) {
 void Resume(int64_t t) { O().last_exit = t; }
 
 void Control(int level, int64_t t) {
+  const Updating updating;
   State& o = O();
   const bool on = level != 0;
   if (on == (o.own_region % 2 == 1)) return;

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rp::collector::online {
@@ -55,6 +56,10 @@ void Begin(int64_t start);
 // path, combines the ranks' answers at rank 0 and returns rank 0's raw
 // kOnline record (empty on the others).
 std::vector<char> Finish(uint64_t site, int64_t t);
+// This rank's path as a partial kOnline record (raw_format.h), for a rank
+// that ends before MPI_Finalize: no allocation (a fatal signal's handler
+// calls it). Empty when the path is being updated.
+std::string_view PartialRecord();
 
 // --- every call ---------------------------------------------------------------
 // At the call's entry: the computation since the last exit, charged to

@@ -177,8 +177,15 @@ struct EndRecord {
 // site fields are rank 0's return addresses, padded to 8 bytes, then
 // OnlineSite entries: every call site's time summed over all ranks. Times
 // are ns on rank 0's clock.
+//
+// A rank killed or exiting before MPI_Finalize writes its own path instead
+// (h.fn = kOnlinePartial, ranks 0, its own addresses, the path's sites
+// with their function but no times, `end` the entry of the call it was
+// in): the longest of those is what is left.
+constexpr uint16_t kOnlinePartial = 1;
+
 struct OnlineFixed {
-  RecordHeader h;          // kind kOnline
+  RecordHeader h;          // kind kOnline; fn kOnlinePartial for one rank's path
   int64_t start;           // the first return from MPI_Init
   int64_t end;             // the last entry of MPI_Finalize
   int32_t ranks;           // ranks whose answer is in (all, unless some died)

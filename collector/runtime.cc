@@ -303,6 +303,10 @@ void OnFatalSignal(int sig) {
     end.finalized = 0;
     WriteAll(s.fd, s.buffer.data(), s.used);
     s.used = 0;
+    if (online::g_on) {
+      const std::string_view path = online::PartialRecord();
+      WriteAll(s.fd, path.data(), path.size());
+    }
     if (g_ticks) {
       const raw::CalibRecord calib = Calibration();  // clock_gettime is async-signal-safe
       WriteAll(s.fd, reinterpret_cast<const char*>(&calib), sizeof calib);
@@ -333,6 +337,11 @@ void OnExit() {
   g_recording = false;
   StopSampler();
   Locked lock(s);
+  if (online::g_on) {
+    online::g_on = false;
+    const std::string_view path = online::PartialRecord();
+    if (!path.empty()) AppendRecord(s, path.data(), path.size());
+  }
   AppendEnd(s, 0);
   FlushLocked(s);
   s.finished = true;

@@ -437,14 +437,33 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
   RP_RETURN_IF_ERROR(status);
   RP_RETURN_IF_ERROR(WriteClockRecords(ranks, writer));
   if (options.online) {
-    const RankInfo* zero = ranks.front().rank == 0 ? &ranks.front() : nullptr;
-    if (zero == nullptr || zero->online.empty()) {
+    // Rank 0's answer; or, when the job ended before MPI_Finalize, the
+    // longest of the paths the ranks left (each its own, at its end).
+    const RankInfo* answer = nullptr;
+    int64_t longest = -1, left = 0;
+    for (const RankInfo& info : ranks) {
+      bool partial = false;
+      int64_t length = 0;
+      if (info.online.empty() || !PartialOnline(info.online, &partial, &length)) continue;
+      if (!partial) {
+        answer = &info;
+        break;
+      }
+      ++left;
+      if (length > longest) answer = &info, longest = length;
+    }
+    if (answer == nullptr) {
       return InputError(dir + ": no online answer (rank 0 writes it at MPI_Finalize: did the job get there, "
                         "with RP_ONLINE=1?)");
     }
+    if (longest >= 0) {
+      report.problems.push_back("the job ended before MPI_Finalize: the online answer is the longest of the paths " +
+                                std::to_string(left) + " of " + std::to_string(world) +
+                                " ranks had when they ended (rank " + std::to_string(answer->rank) + "'s)");
+    }
     RP_ASSIGN_OR_RETURN(const OnlineCounts online,
-                        WriteOnlineAnswer(zero->online, world, zero->site_of, sites, writer));
-    if (online.ranks < world) {
+                        WriteOnlineAnswer(answer->online, world, answer->site_of, sites, writer));
+    if (longest < 0 && online.ranks < world) {
       report.problems.push_back("the online answer covers " + std::to_string(online.ranks) + " of " +
                                 std::to_string(world) + " ranks");
     }

@@ -31,14 +31,30 @@ bool Parse(std::string_view record, Parsed* out) {
   return true;
 }
 
+// The record and its path.
+bool Parse(std::string_view record, Parsed* out, online::Path* path) {
+  int64_t t = 0;
+  return Parse(record, out) &&
+         online::Path::Decode({reinterpret_cast<const uint8_t*>(out->path.data()), out->path.size()}, path, &t);
+}
+
 }  // namespace
+
+bool PartialOnline(std::string_view record, bool* partial, int64_t* length) {
+  Parsed p;
+  online::Path path;
+  if (!Parse(record, &p, &path)) {
+    return false;
+  }
+  *partial = p.fixed.h.fn == raw::kOnlinePartial;
+  *length = path.length();
+  return true;
+}
 
 bool OnlineAddresses(std::string_view record, std::vector<uint64_t>* addresses) {
   Parsed p;
   online::Path path;
-  int64_t t = 0;
-  if (!Parse(record, &p) ||
-      !online::Path::Decode({reinterpret_cast<const uint8_t*>(p.path.data()), p.path.size()}, &path, &t)) {
+  if (!Parse(record, &p, &path)) {
     return false;
   }
   for (const online::SiteShare& s : path.sites()) addresses->push_back(s.site);
@@ -51,10 +67,8 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
                                          const std::vector<trace::SiteRecord>& sites, trace::Writer& writer) {
   Parsed p;
   online::Path path;
-  int64_t t = 0;
-  if (!Parse(record, &p) ||
-      !online::Path::Decode({reinterpret_cast<const uint8_t*>(p.path.data()), p.path.size()}, &path, &t)) {
-    return InputError("rank 0's online answer is malformed");
+  if (!Parse(record, &p, &path)) {
+    return InputError("the online answer is malformed");
   }
   std::vector<online::SiteTotal> totals;
   totals.reserve(p.sites.size());

@@ -26,6 +26,10 @@ struct OnlineCounts {
 
 // The return addresses the record names (rank 0's), to be given site ids;
 // false when the record is malformed.
+// Whether a kOnline record is one rank's path left when it ended before
+// MPI_Finalize (collector/raw_format.h), and its length (false: malformed).
+bool PartialOnline(std::string_view record, bool* partial, int64_t* length);
+
 bool OnlineAddresses(std::string_view record, std::vector<uint64_t>* addresses);
 
 // Writes the answer. `site_of`: rank 0's address -> first site id (its
