@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <unordered_map>
 
 #include "collector/handle_map.h"
@@ -186,6 +187,18 @@ void CombineOp(void* in, void* inout, int* len, MPI_Datatype*) {
 
 // The path as it entered the call (entry time t0, global), for a partner.
 void EncodeEntry(uint8_t* out, int64_t t0_global) { O().path.Encode({out, kWireBytes}, t0_global); }
+
+// `path` as the raw kOnline record holds it: its site keys turned into
+// this rank's return addresses, so that the merge names them as it names
+// the rank's events' sites. Returns the bytes written (0: no room).
+size_t EncodeWithAddresses(const Path& path, int64_t t, std::span<uint8_t> out) {
+  const size_t bytes = path.Encode(out, t);
+  for (size_t i = 0; bytes > 0 && i < path.sites().size(); ++i) {
+    const uint64_t address = O().keys->Address(path.sites()[i].site);
+    std::memcpy(out.data() + Path::kHeaderBytes + i * Path::kSiteBytes, &address, sizeof address);
+  }
+  return bytes;
+}
 
 Shadow* ShadowOf(MPI_Comm comm, int32_t* index = nullptr) {
   State& o = O();
@@ -466,11 +479,7 @@ std::string_view PartialRecord() {
   std::memset(record, 0, sizeof(raw::OnlineFixed));
   auto* fixed = reinterpret_cast<raw::OnlineFixed*>(record);
   uint8_t* wire = reinterpret_cast<uint8_t*>(record + sizeof(raw::OnlineFixed));
-  const size_t path_bytes = o.path.Encode({wire, kWireBytes}, o.call_t0);
-  for (size_t i = 0; i < o.path.sites().size(); ++i) {
-    const uint64_t address = o.keys->Address(o.path.sites()[i].site);
-    std::memcpy(wire + Path::kHeaderBytes + i * Path::kSiteBytes, &address, sizeof address);
-  }
+  const size_t path_bytes = EncodeWithAddresses(o.path, o.call_t0, {wire, kWireBytes});
   const size_t padded = raw::Align8(static_cast<uint32_t>(path_bytes));
   std::memset(wire + path_bytes, 0, padded - path_bytes);
   // The path's sites with the MPI function called there; their time over
@@ -582,8 +591,7 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   PMPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, world);
   if (o.rank != 0) return {};
 
-  // Rank 0's record: keys become its own addresses, so that the merge
-  // names them as it names its events' sites.
+  // Rank 0's record, with its own addresses for the keys.
   std::unordered_map<uint64_t, raw::OnlineSite> by_key;
   for (const raw::OnlineSite& s : all) {
     raw::OnlineSite& sum = by_key.try_emplace(s.address, raw::OnlineSite{s.address, 0, 0, 0, s.fn, 0}).first->second;
@@ -614,12 +622,7 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   fixed->skipped_calls = sums[2];
   fixed->piggyback_bytes = sums[3];
   fixed->piggybacks = sums[4];
-  uint8_t* wire = reinterpret_cast<uint8_t*>(record.data() + sizeof(raw::OnlineFixed));
-  path.Encode({wire, path_bytes}, end_t);
-  for (size_t i = 0; i < path.sites().size(); ++i) {
-    const uint64_t address = o.keys->Address(path.sites()[i].site);
-    std::memcpy(wire + Path::kHeaderBytes + i * Path::kSiteBytes, &address, sizeof address);
-  }
+  EncodeWithAddresses(path, end_t, {reinterpret_cast<uint8_t*>(record.data() + sizeof(raw::OnlineFixed)), path_bytes});
   auto* out = reinterpret_cast<raw::OnlineSite*>(record.data() + sizeof(raw::OnlineFixed) + path_padded);
   std::vector<raw::OnlineSite> sorted;
   for (const auto& [key, s] : by_key) sorted.push_back(s);
