@@ -30,50 +30,44 @@ int32_t WireRegion(const uint8_t* p) { return Get<int32_t>(p + 8); }
 
 }  // namespace
 
-SiteShare& Path::Share(uint64_t site) {
-  if (last_ < sites_.size() && sites_[last_].site == site) return sites_[last_];
-  for (size_t i = 0; i < sites_.size(); ++i) {
-    if (sites_[i].site == site) return sites_[last_ = i];
+// The entry of `v` that `is` names (the last one used tried first: calls
+// repeat), added as `fresh` when missing; once `v` holds `cap` entries the
+// lightest by `weight` is handed to `evict` and gives way to it.
+template <typename T, typename Is, typename Weight, typename Evict>
+T& FindOrAdd(std::vector<T>& v, size_t& last, size_t cap, const T& fresh, Is is, Weight weight, Evict evict) {
+  if (last < v.size() && is(v[last])) return v[last];
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (is(v[i])) return v[last = i];
   }
-  if (sites_.size() < kSites) {
-    sites_.push_back(SiteShare{site});
-    return sites_[last_ = sites_.size() - 1];
+  if (v.size() < cap) {
+    v.push_back(fresh);
+    return v[last = v.size() - 1];
   }
-  // Full: the lightest site gives way, its time summed apart.
   size_t lightest = 0;
-  for (size_t i = 1; i < sites_.size(); ++i) {
-    if (sites_[i].total() < sites_[lightest].total()) lightest = i;
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (weight(v[i]) < weight(v[lightest])) lightest = i;
   }
-  other_compute_ += sites_[lightest].compute;
-  other_mpi_ += sites_[lightest].mpi;
-  sites_[lightest] = SiteShare{site};
-  return sites_[last_ = lightest];
+  evict(v[lightest]);
+  v[lightest] = fresh;
+  return v[last = lightest];
+}
+
+SiteShare& Path::Share(uint64_t site) {
+  // Full: the lightest site's time is summed apart.
+  return FindOrAdd(
+      sites_, last_, kSites, SiteShare{site}, [site](const SiteShare& s) { return s.site == site; },
+      [](const SiteShare& s) { return s.total(); },
+      [this](const SiteShare& s) { other_compute_ += s.compute, other_mpi_ += s.mpi; });
 }
 
 void Path::OnRank(int64_t ns) {
   if (end_rank_ < 0) return;
-  if (last_rank_ < ranks_.size() && ranks_[last_rank_].rank == end_rank_) {
-    ranks_[last_rank_].ns += ns;
-    return;
-  }
-  for (size_t i = 0; i < ranks_.size(); ++i) {
-    if (ranks_[i].rank == end_rank_) {
-      ranks_[last_rank_ = i].ns += ns;
-      return;
-    }
-  }
-  if (ranks_.size() < kRanks) {
-    ranks_.push_back(RankShare{end_rank_, ns});
-    last_rank_ = ranks_.size() - 1;
-    return;
-  }
-  // Full: the lightest rank gives way (its time stays in the length).
-  size_t lightest = 0;
-  for (size_t i = 1; i < ranks_.size(); ++i) {
-    if (ranks_[i].ns < ranks_[lightest].ns) lightest = i;
-  }
-  ranks_[lightest] = RankShare{end_rank_, ns};
-  last_rank_ = lightest;
+  // Full: the lightest rank's time stays in the length only.
+  const int32_t rank = end_rank_;
+  FindOrAdd(
+      ranks_, last_rank_, kRanks, RankShare{rank}, [rank](const RankShare& r) { return r.rank == rank; },
+      [](const RankShare& r) { return r.ns; }, [](const RankShare&) {})
+      .ns += ns;
 }
 
 size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
