@@ -1,5 +1,6 @@
 // rp-cat: concatenate, filter, validate, count and convert rp-trace streams.
 #include "lib/cat/cat.h"
+#include "lib/cat/convert.h"
 #include "lib/cli/tool.h"
 
 int main(int argc, char** argv) {
@@ -19,6 +20,19 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false)
       ->check(CLI::IsMember(rp::cat::TypeNames()));
   app.add_flag("--schema", options.schema, "print the rp-trace/1 record schema as Markdown");
+  std::string from = "rp";
+  app.add_option("--from", from, "what the input is: an rp-trace stream, or an OTF2 archive (Score-P) "
+                                 "given as its directory or traces.otf2")
+      ->type_name("rp|otf2")
+      ->check(CLI::IsMember({"rp", "otf2"}).description(""))
+      ->default_str("rp");
+  std::vector<std::string> to;
+  app.add_option("--to", to, "write the stream in another format instead: an OTF2 archive in directory PATH "
+                             "(Vampir, otf2-print)")
+      ->expected(2)
+      ->allow_extra_args(false)
+      ->type_name("otf2 PATH")
+      ->excludes("--from");
   tool.SetFooter(
       "Reads: any rp-trace/1 stream. Writes: the same records, unchanged (the header\n"
       "of the first input opens the output; later inputs' headers are dropped).\n"
@@ -28,8 +42,22 @@ int main(int argc, char** argv) {
       "  rp-cat --validate run.ndjson.zst           # check a stream, exit 2 on problems\n"
       "  rp-cat -t mpi run.ndjson.zst | jq -c 'select(.rank == 3)' | head\n"
       "  rp-cat --count run.ndjson.zst\n"
-      "  rp-cat --summary run.ndjson.zst            # calls and MPI time per function, rank");
+      "  rp-cat --summary run.ndjson.zst            # calls and MPI time per function, rank\n"
+      "  rp-cat --from otf2 scorep-run/ -o run.ndjson.zst   # a Score-P trace in\n"
+      "  rp-cat --from otf2 scorep-run/traces.otf2 | rp-clocksync | rp-phases | rp-cpath\n"
+      "  rp-clocksync run.ndjson.zst | rp-cat --to otf2 run-otf2/   # for Vampir, otf2-print");
   return tool.Main(argc, argv, [&]() -> rp::Status {
+    if (!to.empty()) {
+      if (to[0] != "otf2") return rp::InputError("--to: '" + to[0] + "' is not one of otf2");
+      if (io.output != "-") return rp::InputError("--to writes to its PATH; -o is not used with it");
+      RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
+      return rp::cat::ToOtf2(*streams.input, to[1], io.force);
+    }
+    if (from == "otf2") {
+      if (io.inputs.size() != 1) return rp::InputError("--from otf2 reads one archive (its directory or traces.otf2)");
+      RP_ASSIGN_OR_RETURN(auto out, rp::cli::OpenWriter(io, io.inputs));
+      return rp::cat::FromOtf2(io.inputs[0], *out);
+    }
     RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
     options.progress = streams.progress;
     return rp::cat::Run(options, *streams.input, *streams.output);
