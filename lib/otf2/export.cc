@@ -284,6 +284,18 @@ Status Exporter::Call(const trace::MpiRecord& m, const std::string& where) {
       ++counts_.skipped["call sites without a site record"];
     }
   }
+  if (f.category == Category::kSendInit || f.category == Category::kRecvInit) {
+    const int64_t values[] = {m.has_peer() ? m.peer : -1, m.has_tag() ? m.tag : -1, m.has_bytes() ? m.bytes : 0,
+                              0, m.has_req() ? m.req : -1};
+    for (int i = 0; i < kInitAttributeCount; ++i) {
+      if (i == 3) {
+        OTF2_AttributeList_AddCommRef(attributes_, kSiteAttr + 1 + i, comm_ref);
+      } else {
+        OTF2_AttributeList_AddInt64(attributes_, kSiteAttr + 1 + i, values[i]);
+      }
+    }
+    attributes = attributes_;
+  }
   RP_RETURN_IF_ERROR(Check(OTF2_EvtWriter_Enter(w, attributes, t0, region), "Enter"));
   ++events;
   const uint32_t tag = m.has_tag() ? static_cast<uint32_t>(m.tag) : 0;
@@ -457,6 +469,9 @@ Status Exporter::Finish() {
   const OTF2_StringRef thread = String("Master thread"), site_attr = String(kSiteAttribute);
   const OTF2_StringRef site_attr_doc = String("rp call site of the MPI call (a region)");
   const OTF2_StringRef mpi_file = String("MPI");
+  OTF2_StringRef init_attrs[kInitAttributeCount];
+  for (int i = 0; i < kInitAttributeCount; ++i) init_attrs[i] = String(kInitAttributes[i]);
+  const OTF2_StringRef init_doc = String("what an MPI_Send_init or MPI_Recv_init makes (rp)");
   std::vector<OTF2_StringRef> rank_names;
   for (int64_t r = 0; r < ranks; ++r) rank_names.push_back(String("MPI Rank " + std::to_string(r)));
   for (auto& [host, ref] : nodes) String(host);
@@ -514,6 +529,11 @@ Status Exporter::Finish() {
   RP_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(defs, kSiteAttr, site_attr, site_attr_doc,
                                                                OTF2_TYPE_REGION),
                            "attributes"));
+  for (int i = 0; i < kInitAttributeCount; ++i) {
+    RP_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(defs, kSiteAttr + 1 + i, init_attrs[i], init_doc,
+                                                                 i == 3 ? OTF2_TYPE_COMM : OTF2_TYPE_INT64),
+                             "attributes"));
+  }
   // Group 0: the ranks' locations; group k + 1: the members of the communicator whose ref is k.
   std::vector<uint64_t> locations(ranks);
   for (int64_t r = 0; r < ranks; ++r) locations[r] = r;

@@ -241,6 +241,7 @@ class Importer {
   int64_t CommId(const Lane& lane, OTF2_CommRef comm);
   void EndStretch(Lane* lane, int64_t now);
   static bool Starts(const trace::MpiRecord& m);
+  void InitFromAttributes(const Lane& lane, OTF2_AttributeList* attributes, trace::MpiRecord* m);
   static void StartRequest(trace::MpiRecord* m, uint64_t request);
   void Emit(int64_t before);
   Status WriteDictionaries();
@@ -254,6 +255,7 @@ class Importer {
   std::unordered_map<OTF2_CommRef, CommInfo> comms_;
   int64_t self_base_ = -1;  // MPI_COMM_SELF of rank r is self_base_ + r
   OTF2_AttributeRef site_attribute_ = OTF2_UNDEFINED_ATTRIBUTE;
+  OTF2_AttributeRef init_attributes_[kInitAttributeCount];
   std::unordered_map<OTF2_LocationRef, Lane> lanes_;
   // OTF2 names the function around an MPI call, not the call's line: an
   // MPI call's site is (that function's region, the MPI function), so that
@@ -340,8 +342,12 @@ Status Importer::Prepare(std::vector<OTF2_LocationRef>* ranks) {
   int64_t next = 1;
   for (OTF2_CommRef ref : order) comms_[ref].id = next++;
   if (self_ref != OTF2_UNDEFINED_COMM) self_base_ = next;
+  std::fill(std::begin(init_attributes_), std::end(init_attributes_), OTF2_UNDEFINED_ATTRIBUTE);
   for (const auto& [ref, name] : defs_.attributes) {
     if (defs_.String(name) == kSiteAttribute) site_attribute_ = ref;
+    for (int i = 0; i < kInitAttributeCount; ++i) {
+      if (defs_.String(name) == kInitAttributes[i]) init_attributes_[i] = ref;
+    }
   }
   if (defs_.inter_comms > 0) counts_.skipped["inter-communicator definitions"] += defs_.inter_comms;
   return OkStatus();
@@ -577,6 +583,7 @@ void Importer::Enter(OTF2_LocationRef loc, OTF2_TimeStamp time, OTF2_AttributeLi
   m.set_fn(mpi::kFunctions[info.fn].name);
   m.set_t0(now);
   m.set_site(site != OTF2_UNDEFINED_REGION ? site : call_sites_.at(call_site));
+  if (attributes != nullptr) InitFromAttributes(*lane, attributes, &m);
   lane->call = &pending_.emplace(Key{now, lane->rank, 1, lane->seq}, std::move(item)).first->second;
   ++lane->seq;
 }
@@ -728,6 +735,33 @@ void Importer::CommCreated(OTF2_LocationRef loc, OTF2_TimeStamp time, OTF2_CommR
   Lane* lane = LaneAt(loc, time);
   Item* call = CallOf(lane, "communicator events outside an MPI call");
   if (call != nullptr && CommId(*lane, comm) >= 0) call->mpi.set_newcomm(CommId(*lane, comm));
+}
+
+// What an MPI_Send_init / MPI_Recv_init made, from the attributes rp-cat
+// --to otf2 wrote (library.h).
+void Importer::InitFromAttributes(const Lane& lane, OTF2_AttributeList* attributes, trace::MpiRecord* m) {
+  int64_t values[kInitAttributeCount];
+  OTF2_CommRef comm = OTF2_UNDEFINED_COMM;
+  for (int i = 0; i < kInitAttributeCount; ++i) {
+    OTF2_Type type;
+    OTF2_AttributeValue value;
+    if (init_attributes_[i] == OTF2_UNDEFINED_ATTRIBUTE ||
+        OTF2_AttributeList_GetAttributeByID(attributes, init_attributes_[i], &type, &value) != OTF2_SUCCESS) {
+      return;
+    }
+    if (type == OTF2_TYPE_COMM) {
+      comm = value.commRef;
+    } else if (type == OTF2_TYPE_INT64) {
+      values[i] = value.int64;
+    } else {
+      return;
+    }
+  }
+  m->set_comm(CommId(lane, comm));
+  m->set_peer(values[0]);
+  m->set_tag(values[1]);
+  m->set_bytes(values[2]);
+  m->set_req(values[4]);
 }
 
 bool Importer::Starts(const trace::MpiRecord& m) {

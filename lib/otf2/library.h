@@ -16,6 +16,14 @@ namespace rp::otf2 {
 // prefers it to the enclosing region.
 inline constexpr char kSiteAttribute[] = "rp::site";
 
+// OTF2 has no event for MPI_Send_init / MPI_Recv_init (what a persistent
+// request sends shows only when it is started): on their Enter, rp-cat
+// --to otf2 writes what they make as attributes, so that the round trip
+// keeps persistent messages matched. Peer: world rank (INT64); comm: the
+// communicator (COMM); tag, bytes, req: INT64.
+inline constexpr const char* kInitAttributes[] = {"rp::peer", "rp::tag", "rp::bytes", "rp::comm", "rp::req"};
+inline constexpr int kInitAttributeCount = 5;
+
 // While one lives, OTF2's error messages are kept (the last few) instead
 // of printed on stderr. Not thread-safe: OTF2's handler is process-wide.
 class ErrorCapture {

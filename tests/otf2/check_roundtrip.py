@@ -8,8 +8,9 @@ OTF2 carries less than an rp stream in a few places, and the comparison
 says so rather than hiding it:
   - a posted receive's source, tag and size are recorded only when it
     completes: the original's are taken from its completion (resolved);
-  - MPI_Send_init / MPI_Recv_init have no OTF2 event: only the call itself
-    (function, times, site) comes back; their starts keep their requests;
+  - MPI_Send_init / MPI_Recv_init have no OTF2 event: rp-cat writes what
+    they make as attributes of their Enter (peer, tag, bytes, comm, req),
+    which come back; archives other tools wrote lack them;
   - probes, request frees and cancels, and sends and receives with
     MPI_PROC_NULL, have no OTF2 event: only the call comes back;
   - calls that make or free communicators carry no communicator in OTF2
@@ -23,8 +24,7 @@ import json
 import sys
 
 P2P = {"MPI_Send", "MPI_Bsend", "MPI_Ssend", "MPI_Rsend", "MPI_Recv", "MPI_Sendrecv", "MPI_Sendrecv_replace"}
-CALL_ONLY = {"MPI_Request_free", "MPI_Cancel", "MPI_Send_init", "MPI_Bsend_init", "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init",
-             "MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe"}
+CALL_ONLY = {"MPI_Request_free", "MPI_Cancel", "MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe"}
 NOT_CARRIED = {"type", "rp", "phase", "resolved", "msg", "op", "fh", "offset", "win"}
 POSTED = {"MPI_Irecv", "MPI_Imrecv"}
 COMM_MAKERS = ("MPI_Comm_", "MPI_Cart_", "MPI_Graph_", "MPI_Dist_graph_", "MPI_Intercomm_")
