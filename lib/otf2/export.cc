@@ -143,6 +143,7 @@ class Exporter {
   int64_t max_time_ = 0;
   OTF2_AttributeList* attributes_ = OTF2_AttributeList_New();
   static constexpr OTF2_AttributeRef kSiteAttr = 0;
+  static constexpr OTF2_AttributeRef kMsgAttr = kSiteAttr + 1 + kInitAttributeCount;
 };
 
 OTF2_StringRef Exporter::String(const std::string& s) {
@@ -284,7 +285,7 @@ Status Exporter::Call(const trace::MpiRecord& m, const std::string& where) {
       ++counts_.skipped["call sites without a site record"];
     }
   }
-  if (f.category == Category::kSendInit || f.category == Category::kRecvInit) {
+  if (f.category == Category::kSendInit || f.category == Category::kRecvInit || f.category == Category::kProbe) {
     const int64_t values[] = {m.has_peer() ? m.peer : -1, m.has_tag() ? m.tag : -1, m.has_bytes() ? m.bytes : 0,
                               0, m.has_req() ? m.req : -1};
     for (int i = 0; i < kInitAttributeCount; ++i) {
@@ -294,6 +295,10 @@ Status Exporter::Call(const trace::MpiRecord& m, const std::string& where) {
         OTF2_AttributeList_AddInt64(attributes_, kSiteAttr + 1 + i, values[i]);
       }
     }
+    attributes = attributes_;
+  }
+  if (m.has_msg()) {
+    OTF2_AttributeList_AddInt64(attributes_, kMsgAttr, m.msg);
     attributes = attributes_;
   }
   RP_RETURN_IF_ERROR(Check(OTF2_EvtWriter_Enter(w, attributes, t0, region), "Enter"));
@@ -471,7 +476,8 @@ Status Exporter::Finish() {
   const OTF2_StringRef mpi_file = String("MPI");
   OTF2_StringRef init_attrs[kInitAttributeCount];
   for (int i = 0; i < kInitAttributeCount; ++i) init_attrs[i] = String(kInitAttributes[i]);
-  const OTF2_StringRef init_doc = String("what an MPI_Send_init or MPI_Recv_init makes (rp)");
+  const OTF2_StringRef init_doc = String("what an MPI call without OTF2 events had (rp)");
+  const OTF2_StringRef msg_attr = String(kMsgAttribute);
   std::vector<OTF2_StringRef> rank_names;
   for (int64_t r = 0; r < ranks; ++r) rank_names.push_back(String("MPI Rank " + std::to_string(r)));
   for (auto& [host, ref] : nodes) String(host);
@@ -534,6 +540,8 @@ Status Exporter::Finish() {
                                                                  i == 3 ? OTF2_TYPE_COMM : OTF2_TYPE_INT64),
                              "attributes"));
   }
+  RP_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(defs, kMsgAttr, msg_attr, init_doc, OTF2_TYPE_INT64),
+                           "attributes"));
   // Group 0: the ranks' locations; group k + 1: the members of the communicator whose ref is k.
   std::vector<uint64_t> locations(ranks);
   for (int64_t r = 0; r < ranks; ++r) locations[r] = r;

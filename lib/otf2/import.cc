@@ -117,6 +117,7 @@ class Importer {
   int64_t self_base_ = -1;  // MPI_COMM_SELF of rank r is self_base_ + r
   OTF2_AttributeRef site_attribute_ = OTF2_UNDEFINED_ATTRIBUTE;
   OTF2_AttributeRef init_attributes_[kInitAttributeCount];
+  OTF2_AttributeRef msg_attribute_ = OTF2_UNDEFINED_ATTRIBUTE;
   std::unordered_map<OTF2_LocationRef, Lane> lanes_;
   // OTF2 names the function around an MPI call, not the call's line: an
   // MPI call's site is (that function's region, the MPI function), so that
@@ -206,6 +207,7 @@ Status Importer::Prepare(std::vector<OTF2_LocationRef>* ranks) {
   std::fill(std::begin(init_attributes_), std::end(init_attributes_), OTF2_UNDEFINED_ATTRIBUTE);
   for (const auto& [ref, name] : defs_.attributes) {
     if (defs_.String(name) == kSiteAttribute) site_attribute_ = ref;
+    if (defs_.String(name) == kMsgAttribute) msg_attribute_ = ref;
     for (int i = 0; i < kInitAttributeCount; ++i) {
       if (defs_.String(name) == kInitAttributes[i]) init_attributes_[i] = ref;
     }
@@ -601,6 +603,11 @@ void Importer::CommCreated(OTF2_LocationRef loc, OTF2_TimeStamp time, OTF2_CommR
 // What an MPI_Send_init / MPI_Recv_init made, from the attributes rp-cat
 // --to otf2 wrote (library.h).
 void Importer::InitFromAttributes(const Lane& lane, OTF2_AttributeList* attributes, trace::MpiRecord* m) {
+  int64_t msg = 0;
+  if (msg_attribute_ != OTF2_UNDEFINED_ATTRIBUTE &&
+      OTF2_AttributeList_GetInt64(attributes, msg_attribute_, &msg) == OTF2_SUCCESS) {
+    m->set_msg(msg);
+  }
   int64_t values[kInitAttributeCount];
   OTF2_CommRef comm = OTF2_UNDEFINED_COMM;
   for (int i = 0; i < kInitAttributeCount; ++i) {
@@ -622,7 +629,7 @@ void Importer::InitFromAttributes(const Lane& lane, OTF2_AttributeList* attribut
   m->set_peer(values[0]);
   m->set_tag(values[1]);
   m->set_bytes(values[2]);
-  m->set_req(values[4]);
+  if (values[4] >= 0) m->set_req(values[4]);
 }
 
 bool Importer::Starts(const trace::MpiRecord& m) {

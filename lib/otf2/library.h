@@ -21,8 +21,12 @@ inline constexpr char kSiteAttribute[] = "rp::site";
 // --to otf2 writes what they make as attributes, so that the round trip
 // keeps persistent messages matched. Peer: world rank (INT64); comm: the
 // communicator (COMM); tag, bytes, req: INT64.
+// Probes (no OTF2 event either) carry the same, with req -1, so that the
+// message a matched probe took stays its own; matched probes and receives
+// carry their message handle as "rp::msg" (INT64).
 inline constexpr const char* kInitAttributes[] = {"rp::peer", "rp::tag", "rp::bytes", "rp::comm", "rp::req"};
 inline constexpr int kInitAttributeCount = 5;
+inline constexpr char kMsgAttribute[] = "rp::msg";
 
 // While one lives, OTF2's error messages are kept (the last few) instead
 // of printed on stderr. Not thread-safe: OTF2's handler is process-wide.

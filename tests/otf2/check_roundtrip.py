@@ -8,24 +8,26 @@ OTF2 carries less than an rp stream in a few places, and the comparison
 says so rather than hiding it:
   - a posted receive's source, tag and size are recorded only when it
     completes: the original's are taken from its completion (resolved);
-  - MPI_Send_init / MPI_Recv_init have no OTF2 event: rp-cat writes what
-    they make as attributes of their Enter (peer, tag, bytes, comm, req),
-    which come back; archives other tools wrote lack them;
-  - probes, request frees and cancels, and sends and receives with
-    MPI_PROC_NULL, have no OTF2 event: only the call comes back;
+  - MPI_Send_init / MPI_Recv_init and probes have no OTF2 event: rp-cat
+    writes what they have as attributes of their Enter (peer, tag, bytes,
+    comm, req; msg on matched probes and receives), which come back;
+    archives other tools wrote lack them;
+  - request frees and cancels, and sends and receives with MPI_PROC_NULL,
+    have no OTF2 event: only the call comes back;
   - calls that make or free communicators carry no communicator in OTF2
     (CommCreate names the new one); a matched receive's communicator, which
     the collector does not record, comes back from OTF2's receive event;
-  - matched-message handles, reduction operations, MPI-IO and one-sided
+  - reduction operations, MPI-IO and one-sided
     fields, and the collector's own time (rp) have no OTF2 field.
+rp-cpath's answer on both streams is compared by run_roundtrip_test.sh.
 Sites are compared by id and by what they name (function, file, line).
 """
 import json
 import sys
 
 P2P = {"MPI_Send", "MPI_Bsend", "MPI_Ssend", "MPI_Rsend", "MPI_Recv", "MPI_Sendrecv", "MPI_Sendrecv_replace"}
-CALL_ONLY = {"MPI_Request_free", "MPI_Cancel", "MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe"}
-NOT_CARRIED = {"type", "rp", "phase", "resolved", "msg", "op", "fh", "offset", "win"}
+CALL_ONLY = {"MPI_Request_free", "MPI_Cancel"}
+NOT_CARRIED = {"type", "rp", "phase", "resolved", "op", "fh", "offset", "win"}
 POSTED = {"MPI_Irecv", "MPI_Imrecv"}
 COMM_MAKERS = ("MPI_Comm_", "MPI_Cart_", "MPI_Graph_", "MPI_Dist_graph_", "MPI_Intercomm_")
 
