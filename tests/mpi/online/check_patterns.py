@@ -43,7 +43,7 @@ def top_site(path):
 # waits in MPI too. These modes are checked for length only against the
 # run, and for agreement with rp-cpath.
 WAITS_IN_MPI = {"test", "probe", "mprobe", "bcast"}
-POLLS = {"test", "mprobe"}
+POLLS = {"test", "probe", "mprobe"}  # MPI_Probe spins in Open MPI too
 
 
 def main(work, modes):
