@@ -20,8 +20,6 @@ namespace {
 
 using mpi::Category;
 
-OTF2_FlushType PreFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
-OTF2_FlushCallbacks kFlush = {&PreFlush, nullptr};
 
 // OTF2's collective operation of an MPI collective (MPI_Ibcast: BCAST).
 OTF2_CollectiveOp CollectiveOp(std::string_view fn) {
@@ -600,7 +598,7 @@ Expected<ExportCounts> Export(trace::InputSet& input, const std::string& dir, bo
       fs::remove_all(tmp, ec);
       return s;
     };
-    OTF2_Archive_SetFlushCallbacks(archive.get(), &kFlush, nullptr);
+    OTF2_Archive_SetFlushCallbacks(archive.get(), &kFlushCallbacks, nullptr);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive.get());
     OTF2_Archive_SetCreator(archive.get(), (std::string("rp-cat ") + kVersion).c_str());
     if (OTF2_Archive_OpenEvtFiles(archive.get()) != OTF2_SUCCESS) {

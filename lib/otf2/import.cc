@@ -28,6 +28,7 @@ struct Item {
   bool is_sample = false;
   bool open = false;  // an mpi record still inside its call
   int waiting = 0;    // posted operations whose completion fills it in
+  mpi::Category category = mpi::Category::kInit;  // of an mpi record's function
   trace::MpiRecord mpi;
   trace::SampleRecord sample;
 };
@@ -101,9 +102,10 @@ class Importer {
   int64_t WorldRank(const Lane& lane, OTF2_CommRef comm, uint32_t rank);
   int64_t CommId(const Lane& lane, OTF2_CommRef comm);
   void EndStretch(Lane* lane, int64_t now);
-  static bool Starts(const trace::MpiRecord& m);
+  static bool Starts(const Item& call);
+  Item* Complete(Lane* lane, Item* call, uint64_t request);
   void InitFromAttributes(const Lane& lane, OTF2_AttributeList* attributes, trace::MpiRecord* m);
-  static void StartRequest(trace::MpiRecord* m, uint64_t request);
+  static void StartRequest(Item* call, uint64_t request);
   void Emit(int64_t before);
   Status WriteDictionaries();
 
@@ -440,6 +442,7 @@ void Importer::Enter(OTF2_LocationRef loc, OTF2_TimeStamp time, OTF2_AttributeLi
   if (mpi::kFunctions[info.fn].category == mpi::Category::kFinalize) lane->measuring = false;
   Item item;
   item.open = true;
+  item.category = mpi::kFunctions[info.fn].category;
   trace::MpiRecord& m = item.mpi;
   m.set_rank(lane->rank);
   m.set_seq(lane->seq);
@@ -464,7 +467,7 @@ void Importer::Leave(OTF2_LocationRef loc, OTF2_TimeStamp time, OTF2_RegionRef r
   if (lane->mpi_depth > 0) {
     if (info.kind == RegionKind::kUser || --lane->mpi_depth > 0 || scanning_) return;
     lane->call->mpi.set_t1(now);
-    if (mpi::kFunctions[mpi::FindFunction(lane->call->mpi.fn)].category == mpi::Category::kInit) {
+    if (lane->call->category == mpi::Category::kInit) {
       lane->measuring = true;
     }
     lane->call->open = false;
@@ -491,8 +494,8 @@ void Importer::Send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint32_t peer, OT
   Item* call = CallOf(lane, "message events outside an MPI call");
   if (call == nullptr) return;
   trace::MpiRecord& m = call->mpi;
-  if (request != nullptr && Starts(m)) {  // a persistent send started: its MPI_Send_init said where to
-    StartRequest(&m, *request);
+  if (request != nullptr && Starts(*call)) {  // a persistent send started: its MPI_Send_init said where to
+    StartRequest(call, *request);
     return;
   }
   m.set_comm(CommId(*lane, comm));
@@ -509,17 +512,12 @@ void Importer::Receive(OTF2_LocationRef loc, OTF2_TimeStamp time, uint32_t peer,
   if (call == nullptr) return;
   Item* posted = call;
   if (request != nullptr) {  // MpiIrecv: completes a receive posted earlier
-    call->mpi.completed.push_back(static_cast<int64_t>(*request));
-    call->mpi.set_completed(call->mpi.completed);
-    auto it = lane->posted.find(*request);
-    if (it == lane->posted.end()) return;  // persistent (the record that made it has its source)
-    posted = it->second;
-    lane->posted.erase(it);
-    --posted->waiting;
+    posted = Complete(lane, call, *request);
+    if (posted == nullptr) return;  // persistent (the record that made it has its source)
   }
   trace::MpiRecord& m = posted->mpi;
   const int64_t world = WorldRank(*lane, comm, peer);
-  if (request == nullptr && mpi::kFunctions[mpi::FindFunction(m.fn)].category == mpi::Category::kSendrecv) {
+  if (request == nullptr && posted->category == mpi::Category::kSendrecv) {
     if (!m.has_comm()) m.set_comm(CommId(*lane, comm));
     m.set_rpeer(world);
     m.set_rtag(tag);
@@ -536,8 +534,8 @@ void Importer::Posted(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t reques
   Lane* lane = LaneAt(loc, time);
   Item* call = CallOf(lane, "request events outside an MPI call");
   if (call == nullptr) return;
-  if (Starts(call->mpi)) {  // a persistent receive started
-    StartRequest(&call->mpi, request);
+  if (Starts(*call)) {  // a persistent receive started
+    StartRequest(call, request);
     return;
   }
   call->mpi.set_req(static_cast<int64_t>(request));
@@ -576,16 +574,11 @@ void Importer::Collective(OTF2_LocationRef loc, OTF2_TimeStamp time, OTF2_CommRe
   if (call == nullptr) return;
   Item* target = call;
   if (request != nullptr) {  // NonBlockingCollectiveComplete
-    call->mpi.completed.push_back(static_cast<int64_t>(*request));
-    call->mpi.set_completed(call->mpi.completed);
-    auto it = lane->posted.find(*request);
-    if (it == lane->posted.end()) {
+    target = Complete(lane, call, *request);
+    if (target == nullptr) {
       Skipped("collective completions without their posting call");
       return;
     }
-    target = it->second;
-    lane->posted.erase(it);
-    --target->waiting;
   }
   trace::MpiRecord& m = target->mpi;
   m.set_comm(CommId(*lane, comm));
@@ -632,17 +625,29 @@ void Importer::InitFromAttributes(const Lane& lane, OTF2_AttributeList* attribut
   if (values[4] >= 0) m->set_req(values[4]);
 }
 
-bool Importer::Starts(const trace::MpiRecord& m) {
-  const mpi::Category c = mpi::kFunctions[mpi::FindFunction(m.fn)].category;
-  return c == mpi::Category::kStart || c == mpi::Category::kStartall;
+// `call` completes `request`: listed in its completed; the operation that
+// posted it, no longer waiting for this, or null when none is known.
+Item* Importer::Complete(Lane* lane, Item* call, uint64_t request) {
+  call->mpi.completed.push_back(static_cast<int64_t>(request));
+  call->mpi.set_completed(call->mpi.completed);
+  auto it = lane->posted.find(request);
+  if (it == lane->posted.end()) return nullptr;
+  Item* posted = it->second;
+  lane->posted.erase(it);
+  --posted->waiting;
+  return posted;
 }
 
-void Importer::StartRequest(trace::MpiRecord* m, uint64_t request) {
-  if (mpi::kFunctions[mpi::FindFunction(m->fn)].category == mpi::Category::kStart) {
-    m->set_req(static_cast<int64_t>(request));
+bool Importer::Starts(const Item& call) {
+  return call.category == mpi::Category::kStart || call.category == mpi::Category::kStartall;
+}
+
+void Importer::StartRequest(Item* call, uint64_t request) {
+  if (call->category == mpi::Category::kStart) {
+    call->mpi.set_req(static_cast<int64_t>(request));
   } else {
-    m->reqs.push_back(static_cast<int64_t>(request));
-    m->set_reqs(m->reqs);
+    call->mpi.reqs.push_back(static_cast<int64_t>(request));
+    call->mpi.set_reqs(call->mpi.reqs);
   }
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/otf2/library.h"
 #include "lib/trace/testing.h"
 
 namespace rp::otf2 {
@@ -22,8 +23,6 @@ namespace {
 
 using trace::RecordType;
 
-OTF2_FlushType PreFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
-OTF2_FlushCallbacks kFlush = {&PreFlush, nullptr};
 
 // Regions of the archive.
 enum : OTF2_RegionRef { kSolve, kIrecv, kWait, kSend, kCommRank, kBcast, kInit, kFinalize, kRegions };
@@ -36,7 +35,7 @@ void WriteArchive(const std::string& dir, bool mpi) {
   OTF2_Archive* archive = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 256 * 1024, 4 * 1024 * 1024,
                                             OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   ASSERT_NE(archive, nullptr);
-  OTF2_Archive_SetFlushCallbacks(archive, &kFlush, nullptr);
+  OTF2_Archive_SetFlushCallbacks(archive, &kFlushCallbacks, nullptr);
   OTF2_Archive_SetSerialCollectiveCallbacks(archive);
   OTF2_Archive_SetCreator(archive, "hand-written");
   OTF2_Archive_OpenEvtFiles(archive);

@@ -49,6 +49,11 @@ class ErrorCapture {
   void* previous_data_ = nullptr;
 };
 
+// Flush callbacks for writing: flush every full buffer, and write no
+// BufferFlush events (no post-flush callback).
+inline OTF2_FlushType FlushAlways(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+inline const OTF2_FlushCallbacks kFlushCallbacks = {&FlushAlways, nullptr};
+
 struct Library {
   struct CloseReader {
     void operator()(OTF2_Reader* r) const { OTF2_Reader_Close(r); }
