@@ -8,7 +8,8 @@ DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libbenchmark-dev openmpi-bin libopenmpi-dev gfortran libunwind-dev \
   libdw-dev libelf-dev faketime libfaketime python3 bc chromium \
   lammps lammps-examples libns3-dev libgsl-dev libsqlite3-dev \
-  tcpdump libpcap-dev iproute2 libotf2-trace-dev otf2-tools protobuf-compiler
+  tcpdump libpcap-dev iproute2 libotf2-trace-dev otf2-tools protobuf-compiler \
+  zlib1g-dev
 
 BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr rp-diagnose rp-hops \
   rp-ns3-incast rp-pcap

@@ -27,12 +27,27 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"rp", "otf2"}).description(""))
       ->default_str("rp");
   std::vector<std::string> to;
-  app.add_option("--to", to, "write the stream in another format instead: an OTF2 archive in directory PATH "
-                             "(Vampir, otf2-print)")
-      ->expected(2)
-      ->allow_extra_args(false)
-      ->type_name("otf2 PATH")
-      ->excludes("--from");
+  auto* to_option =
+      app.add_option("--to", to, "write the stream in another format instead: an OTF2 archive in directory PATH "
+                                 "(Vampir, otf2-print), or a Perfetto trace in file PATH (ui.perfetto.dev)")
+          ->expected(2)
+          ->allow_extra_args(false)
+          ->type_name("otf2|perfetto PATH")
+          ->excludes("--from");
+  rp::perfetto::ExportOptions window;
+  app.add_option("--phase", window.phase, "--to perfetto: only phase N (rp-phases' phase ids)")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber)
+      ->needs(to_option);
+  auto* begin = app.add_option("--begin", window.begin, "--to perfetto: only what overlaps [BEGIN, END] (ns)")
+                    ->type_name("NS")
+                    ->needs(to_option)
+                    ->excludes("--phase");
+  app.add_option("--end", window.end, "--to perfetto: see --begin")
+      ->type_name("NS")
+      ->needs(to_option)
+      ->excludes("--phase");
+  (void)begin;
   tool.SetFooter(
       "Reads: any rp-trace/1 stream. Writes: the same records, unchanged (the header\n"
       "of the first input opens the output; later inputs' headers are dropped).\n"
@@ -45,12 +60,24 @@ int main(int argc, char** argv) {
       "  rp-cat --summary run.ndjson.zst            # calls and MPI time per function, rank\n"
       "  rp-cat --from otf2 scorep-run/ -o run.ndjson.zst   # a Score-P trace in\n"
       "  rp-cat --from otf2 scorep-run/traces.otf2 | rp-clocksync | rp-phases | rp-cpath\n"
-      "  rp-clocksync run.ndjson.zst | rp-cat --to otf2 run-otf2/   # for Vampir, otf2-print");
+      "  rp-clocksync run.ndjson.zst | rp-cat --to otf2 run-otf2/   # for Vampir, otf2-print\n"
+      "  rp-clocksync run.ndjson.zst | rp-phases | rp-cpath --segments | rp-cat --to perfetto run.pftrace\n"
+      "  rp-cat --to perfetto run.pftrace --phase 12 cpath.ndjson.zst   # one phase: open at ui.perfetto.dev");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     if (!to.empty()) {
-      if (to[0] != "otf2") return rp::InputError("--to: '" + to[0] + "' is not one of otf2");
+      if (to[0] != "otf2" && to[0] != "perfetto") {
+        return rp::InputError("--to: '" + to[0] + "' is not one of otf2, perfetto");
+      }
       if (io.output != "-") return rp::InputError("--to writes to its PATH; -o is not used with it");
+      if (to[0] == "otf2" && (window.phase >= 0 || window.begin != INT64_MIN || window.end != INT64_MAX)) {
+        return rp::InputError("--phase, --begin and --end go with --to perfetto");
+      }
+      if (window.begin > window.end) return rp::InputError("--begin is after --end");
       RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
+      if (to[0] == "perfetto") {
+        window.read = streams.read;
+        return rp::cat::ToPerfetto(*streams.input, io.inputs, to[1], window, io.force);
+      }
       return rp::cat::ToOtf2(*streams.input, to[1], io.force);
     }
     if (from == "otf2") {

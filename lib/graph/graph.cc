@@ -160,14 +160,7 @@ void Graph::SetWait(uint32_t e) {
   }
 }
 
-int64_t Graph::application_start() const {
-  int64_t init_exit = INT64_MAX, entry = INT64_MAX;
-  for (const window::Event& e : w_->events) {
-    entry = std::min(entry, e.t0);
-    if (e.category() == mpi::Category::kInit) init_exit = std::min(init_exit, e.t1);
-  }
-  return init_exit != INT64_MAX ? init_exit : entry;
-}
+int64_t Graph::application_start() const { return window::ApplicationStart(*w_); }
 
 // Kahn's algorithm with one cursor per rank: a rank advances until its next
 // node is an exit still waiting for a partner; a hub is placed as soon as

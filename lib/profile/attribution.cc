@@ -4,9 +4,9 @@
 
 namespace rp::profile {
 
-Attribution::Attribution(const window::Dictionary& dict)
+Attribution::Attribution(const window::Dictionary& dict, ShareOrder order)
     : frames_(dict.sites), tree_(frames_),
-      ranks_limit_(dict.ranks > 0 ? dict.ranks : 0) {}
+      ranks_limit_(dict.ranks > 0 ? dict.ranks : 0), order_(order) {}
 
 int32_t Attribution::SiteNode(int32_t site) {
   if (site < 0 || site >= (1 << 20)) return tree_.InternSite(site);
@@ -127,8 +127,10 @@ void Attribution::SplitRank(Rank& r, const window::Window& w, const std::vector<
 }
 
 void Attribution::AddInterval(Rank& r, int64_t t0, int64_t t1, Method method, std::vector<Share>* shares) {
-  // One share per node, by node.
-  std::sort(shares->begin(), shares->end(), [](const Share& x, const Share& y) { return x.node < y.node; });
+  // One share per node, by node; or in time order, runs of one node merged.
+  if (order_ == ShareOrder::kByNode) {
+    std::sort(shares->begin(), shares->end(), [](const Share& x, const Share& y) { return x.node < y.node; });
+  }
   size_t out = 0;
   for (size_t i = 0; i < shares->size(); ++i) {
     if (out > 0 && (*shares)[out - 1].node == (*shares)[i].node) {

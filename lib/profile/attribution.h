@@ -82,9 +82,14 @@ struct Counts {
   std::vector<int64_t> ranks_without;  // ranks with events and no samples: the first 8
 };
 
+// How a computation's shares are listed: one per context, by node (what
+// profiles add up), or in the time order of the samples behind them,
+// consecutive ones of one context merged (what a timeline draws).
+enum class ShareOrder : uint8_t { kByNode, kByTime };
+
 class Attribution {
  public:
-  explicit Attribution(const window::Dictionary& dict);
+  explicit Attribution(const window::Dictionary& dict, ShareOrder order = ShareOrder::kByNode);
 
   // Splits every computation of the window: on each rank, from its previous
   // call's exit (the run's start before its first) to each call's entry.
@@ -94,7 +99,7 @@ class Attribution {
   struct Computation {
     int64_t t0 = 0, t1 = 0;
     Method method = Method::kCallSite;
-    const Share* begin = nullptr;  // by node
+    const Share* begin = nullptr;  // by node, or by time (ShareOrder)
     const Share* end = nullptr;
   };
   Computation Before(uint32_t e) const;
@@ -151,6 +156,7 @@ class Attribution {
   Frames frames_;
   ContextTree tree_;
   int64_t ranks_limit_;
+  ShareOrder order_;
   std::vector<Rank> ranks_;
   std::vector<int32_t> event_rank_;
   std::vector<int64_t> event_interval_;  // absolute; kNoComputation, kByCallSite

@@ -808,4 +808,13 @@ Expected<bool> WindowReader::Next(Window* window) {
   }
 }
 
+int64_t ApplicationStart(const Window& w) {
+  int64_t init_exit = INT64_MAX, entry = INT64_MAX;
+  for (const Event& e : w.events) {
+    entry = std::min(entry, e.t0);
+    if (e.category() == mpi::Category::kInit) init_exit = std::min(init_exit, e.t1);
+  }
+  return init_exit != INT64_MAX ? init_exit : entry;
+}
+
 }  // namespace rp::window

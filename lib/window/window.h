@@ -89,6 +89,10 @@ struct Window {
   void Clear();
 };
 
+// When the application's time starts, in the first window with calls: the
+// earliest exit of MPI_Init, or without one the earliest entry of any call.
+int64_t ApplicationStart(const Window& w);
+
 // The dictionaries of the stream, from the records before the first event.
 struct Dictionary {
   trace::HeaderRecord header;
