@@ -9,7 +9,7 @@ DEBIAN_PACKAGES := bazel-bootstrap bazel-platforms g++ zstd libzstd-dev \
   libdw-dev libelf-dev faketime libfaketime python3 bc chromium \
   lammps lammps-examples libns3-dev libgsl-dev libsqlite3-dev \
   tcpdump libpcap-dev iproute2 libotf2-trace-dev otf2-tools protobuf-compiler \
-  zlib1g-dev
+  zlib1g-dev libdeflate-dev
 
 BINARIES := rp-cat rp-record rp-clocksync rp-phases rp-cpath rp-report rp-repr rp-diagnose rp-hops \
   rp-ns3-incast rp-pcap
@@ -71,6 +71,7 @@ bench: build
 	tests/bench/stages_bench.sh
 	tests/bench/pipeline_bench.sh
 	tests/bench/hops_bench.sh
+	tests/bench/perfetto_bench.sh
 	tests/bench/online_bench.sh
 
 # Regenerate the CLI golden files after an intended output change.

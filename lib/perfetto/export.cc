@@ -1,6 +1,7 @@
 #include "lib/perfetto/export.h"
 
 #include <algorithm>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -77,16 +78,35 @@ class Exporter {
   std::unordered_map<int64_t, int32_t> locations_;    // by site id
   std::unordered_map<int64_t, const trace::SiteRecord*> sites_;
   size_t sites_seen_ = 0;
-  // Flows of the window: (event, flow id), sorted by event.
-  std::vector<std::pair<uint32_t, uint64_t>> starts_, ends_;
+  // Flows of the window by event: the ids starting at event e are
+  // flows_[0].ids[flows_[0].at[e] .. flows_[0].at[e + 1]), those ending
+  // there flows_[1]'s.
+  struct FlowIndex {
+    std::vector<uint32_t> at;
+    std::vector<uint64_t> ids;
+    void Build(size_t events, const std::vector<std::pair<uint32_t, uint64_t>>& pairs);
+    std::span<const uint64_t> Of(uint32_t e) const {
+      return {ids.data() + at[e], ids.data() + at[e + 1]};
+    }
+  };
+  std::vector<std::pair<uint32_t, uint64_t>> starts_, ends_;  // (event, flow id)
+  FlowIndex flows_[2];
   uint64_t next_flow_ = 1;
   int64_t kept_min_ = INT64_MAX, kept_max_ = INT64_MIN;  // selected calls' span
   std::vector<int32_t> path_, next_path_;
   std::vector<TraceWriter::Arg> args_;
-  std::vector<uint64_t> flow_scratch_[2];
   trace::LineDecoder decoder_;
   trace::Record record_;
 };
+
+void Exporter::FlowIndex::Build(size_t events, const std::vector<std::pair<uint32_t, uint64_t>>& pairs) {
+  at.assign(events + 1, 0);
+  for (const auto& [e, id] : pairs) ++at[e + 1];
+  for (size_t e = 0; e < events; ++e) at[e + 1] += at[e];
+  ids.resize(pairs.size());
+  std::vector<uint32_t> next(at.begin(), at.end() - 1);
+  for (const auto& [e, id] : pairs) ids[next[e]++] = id;  // in flow id order within an event
+}
 
 Exporter::Rank& Exporter::RankOf(int32_t rank) {
   if (static_cast<size_t>(rank) >= ranks_.size()) ranks_.resize(rank + 1);
@@ -152,19 +172,12 @@ Status Exporter::Call(const window::Window& w, uint32_t e) {
   if (ev.comm != kNone && ev.comm != 0) args_.push_back({arg_names_[kComm], ev.comm});
   if (ev.root != kNone) args_.push_back({arg_names_[kRoot], ev.root});
   args_.push_back({arg_names_[kSeq], ev.seq});
-  auto flows_of = [e](const std::vector<std::pair<uint32_t, uint64_t>>& all, std::vector<uint64_t>* ids) {
-    ids->clear();
-    auto it = std::lower_bound(all.begin(), all.end(), std::make_pair(e, uint64_t{0}));
-    for (; it != all.end() && it->first == e; ++it) ids->push_back(it->second);
-  };
-  flows_of(starts_, &flow_scratch_[0]);
-  flows_of(ends_, &flow_scratch_[1]);
   TraceWriter::Slice slice;
   slice.name = CallName(w, ev);
   slice.location = SiteLocation(ev.site);
   slice.args = args_;
-  slice.flows = flow_scratch_[0];
-  slice.terminating_flows = flow_scratch_[1];
+  slice.flows = flows_[0].Of(e);
+  slice.terminating_flows = flows_[1].Of(e);
   out_.Begin(RankSequence(ev.rank), r.track, t0, slice);
   out_.End(RankSequence(ev.rank), r.track, t1);
   ++counts.calls;
@@ -267,8 +280,8 @@ Status Exporter::AddWindow(const window::Window& w) {
       ++counts.flows_cut;
     }
   }
-  std::sort(starts_.begin(), starts_.end());
-  std::sort(ends_.begin(), ends_.end());
+  flows_[0].Build(w.events.size(), starts_);
+  flows_[1].Build(w.events.size(), ends_);
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
     const std::vector<uint32_t>& events = w.by_rank[rank];
     for (size_t k = 0; k < events.size(); ++k) {

@@ -1,19 +1,20 @@
 #include "lib/perfetto/trace_writer.h"
 
+#include <libdeflate.h>
+
 #include "lib/perfetto/proto.h"
 
 namespace rp::perfetto {
 
 using namespace fields;  // NOLINT: the protos' field numbers
 
-TraceWriter::TraceWriter(std::unique_ptr<trace::ByteSink> sink) : sink_(std::move(sink)) {
-  // Level 1: the packets are small integers and repeated tags, which the
-  // fastest level already packs several times over.
-  z_ready_ = deflateInit(&z_, 1) == Z_OK;
-}
+// Level 1: the packets are small integers and repeated tags, which the
+// fastest level already packs several times over.
+TraceWriter::TraceWriter(std::unique_ptr<trace::ByteSink> sink)
+    : sink_(std::move(sink)), compressor_(libdeflate_alloc_compressor(1)) {}
 
 TraceWriter::~TraceWriter() {
-  if (z_ready_) deflateEnd(&z_);
+  if (compressor_ != nullptr) libdeflate_free_compressor(compressor_);
 }
 
 int32_t TraceWriter::Name(std::string_view name) {
@@ -169,15 +170,13 @@ void TraceWriter::ClosePacket(size_t packet) {
 
 Status TraceWriter::Flush() {
   if (pending_.empty()) return OkStatus();
-  if (!z_ready_ || deflateReset(&z_) != Z_OK) return InputError("zlib: cannot start a deflate stream");
+  if (compressor_ == nullptr) return InputError("libdeflate: out of memory");
   bytes_in_ += static_cast<int64_t>(pending_.size());
-  compressed_.resize(deflateBound(&z_, pending_.size()));
-  z_.next_in = reinterpret_cast<Bytef*>(pending_.data());
-  z_.avail_in = static_cast<uInt>(pending_.size());
-  z_.next_out = reinterpret_cast<Bytef*>(compressed_.data());
-  z_.avail_out = static_cast<uInt>(compressed_.size());
-  if (deflate(&z_, Z_FINISH) != Z_STREAM_END) return InputError("zlib: deflate failed");
-  compressed_.resize(compressed_.size() - z_.avail_out);
+  compressed_.resize(libdeflate_zlib_compress_bound(compressor_, pending_.size()));
+  const size_t n = libdeflate_zlib_compress(compressor_, pending_.data(), pending_.size(), compressed_.data(),
+                                            compressed_.size());
+  if (n == 0) return InputError("libdeflate: compression failed");
+  compressed_.resize(n);
   pending_.clear();
   out_.clear();
   ProtoWriter w(&out_);
