@@ -37,14 +37,17 @@ int main(int argc, char** argv) {
   rp::perfetto::ExportOptions window;
   app.add_option("--phase", window.phase, "--to perfetto: only phase N (rp-phases' phase ids)")
       ->type_name("N")
-      ->check(CLI::NonNegativeNumber)
+      ->check(CLI::Validator(CLI::NonNegativeNumber).description(">= 0"))
+      ->default_str("every phase")
       ->needs(to_option);
   auto* begin = app.add_option("--begin", window.begin, "--to perfetto: only what overlaps [BEGIN, END] (ns)")
                     ->type_name("NS")
+                    ->default_str("the start")
                     ->needs(to_option)
                     ->excludes("--phase");
   app.add_option("--end", window.end, "--to perfetto: see --begin")
       ->type_name("NS")
+      ->default_str("the end")
       ->needs(to_option)
       ->excludes("--phase");
   (void)begin;
@@ -61,8 +64,8 @@ int main(int argc, char** argv) {
       "  rp-cat --from otf2 scorep-run/ -o run.ndjson.zst   # a Score-P trace in\n"
       "  rp-cat --from otf2 scorep-run/traces.otf2 | rp-clocksync | rp-phases | rp-cpath\n"
       "  rp-clocksync run.ndjson.zst | rp-cat --to otf2 run-otf2/   # for Vampir, otf2-print\n"
-      "  rp-clocksync run.ndjson.zst | rp-phases | rp-cpath --segments | rp-cat --to perfetto run.pftrace\n"
-      "  rp-cat --to perfetto run.pftrace --phase 12 cpath.ndjson.zst   # one phase: open at ui.perfetto.dev");
+      "  rp-clocksync run.ndjson.zst | rp-phases | rp-cpath | rp-cat --to perfetto run.pftrace\n"
+      "  rp-cat --to perfetto it12.pftrace --phase 12 cp.ndjson.zst   # one phase; open at ui.perfetto.dev");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     if (!to.empty()) {
       if (to[0] != "otf2" && to[0] != "perfetto") {
