@@ -40,17 +40,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Validator(CLI::NonNegativeNumber).description(">= 0"))
       ->default_str("every phase")
       ->needs(to_option);
-  auto* begin = app.add_option("--begin", window.begin, "--to perfetto: only what overlaps [BEGIN, END] (ns)")
-                    ->type_name("NS")
-                    ->default_str("the start")
-                    ->needs(to_option)
-                    ->excludes("--phase");
+  app.add_option("--begin", window.begin, "--to perfetto: only what overlaps [BEGIN, END] (ns)")
+      ->type_name("NS")
+      ->default_str("the start")
+      ->needs(to_option)
+      ->excludes("--phase");
   app.add_option("--end", window.end, "--to perfetto: see --begin")
       ->type_name("NS")
       ->default_str("the end")
       ->needs(to_option)
       ->excludes("--phase");
-  (void)begin;
   tool.SetFooter(
       "Reads: any rp-trace/1 stream. Writes: the same records, unchanged (the header\n"
       "of the first input opens the output; later inputs' headers are dropped).\n"

@@ -63,6 +63,8 @@ class Exporter {
   int32_t FunctionName(int32_t function);
   int32_t CallName(const window::Window& w, const window::Event& e);
   int32_t SiteLocation(int32_t site);
+  // The site record of `site`, nullptr when none defines it.
+  const trace::SiteRecord* Site(int32_t site);
 
   const window::Dictionary& dict_;
   TraceWriter& out_;
@@ -137,19 +139,22 @@ int32_t Exporter::CallName(const window::Window& w, const window::Event& e) {
   return id;
 }
 
-int32_t Exporter::SiteLocation(int32_t site) {
-  if (site == kNone) return -1;
+const trace::SiteRecord* Exporter::Site(int32_t site) {
   if (sites_seen_ != dict_.sites.size()) {  // later dictionary records are honoured too
     for (const trace::SiteRecord& s : dict_.sites) sites_[s.id] = &s;
     sites_seen_ = dict_.sites.size();
   }
+  auto it = sites_.find(site);
+  return it == sites_.end() ? nullptr : it->second;
+}
+
+int32_t Exporter::SiteLocation(int32_t site) {
+  if (site == kNone) return -1;
   auto [it, added] = locations_.try_emplace(site, -1);
   if (added) {
-    auto s = sites_.find(site);
-    if (s != sites_.end() && (s->second->has_fn() || s->second->has_file())) {
-      it->second = out_.Location(s->second->has_file() ? s->second->file : "",
-                                 s->second->has_fn() ? s->second->fn : "",
-                                 s->second->has_line() ? s->second->line : 0);
+    const trace::SiteRecord* s = Site(site);
+    if (s != nullptr && (s->has_fn() || s->has_file())) {
+      it->second = out_.Location(s->has_file() ? s->file : "", s->has_fn() ? s->fn : "", s->has_line() ? s->line : 0);
     }
   }
   return it->second;
@@ -203,10 +208,9 @@ size_t Exporter::Common(const Rank& r) const {
 
 size_t Exporter::Callers(const Rank& r, int32_t site) {
   if (site == kNone || r.open.empty()) return 0;
-  SiteLocation(site);  // brings the site records up to date
-  auto s = sites_.find(site);
-  if (s == sites_.end() || !s->second->has_fn()) return 0;
-  const int32_t function = attribution_.tree().FindFunction(s->second->fn);
+  const trace::SiteRecord* s = Site(site);
+  if (s == nullptr || !s->has_fn()) return 0;
+  const int32_t function = attribution_.tree().FindFunction(s->fn);
   for (size_t i = r.open.size(); i > 0; --i) {
     if (r.open[i - 1] == function) return i;
   }
