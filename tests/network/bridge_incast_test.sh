@@ -1,8 +1,8 @@
 #!/bin/bash
 # rp-hops on real Linux networking (bridge_incast.sh): every packet
-# accounted for, drops as tc counted them, the shaped port's queueing
-# within limit * 8 / rate, no negative interval. Skips where network
-# namespaces cannot be made.
+# accounted for, drops as tc counted them, the shaped port holding no more
+# than its queue's limit ahead of any packet, no negative interval. Skips
+# where network namespaces cannot be made.
 set -euo pipefail
 out=${TEST_TMPDIR:-$(mktemp -d)}
 export RP_PCAP=$PWD/cmd/rp-pcap/rp-pcap

@@ -12,11 +12,13 @@ set; for every complete path the hop delays add up to its latency.
 
 linux: what bridge_incast.sh measured. Every packet sent is one path; the
 complete ones as many as the receiver got, the dropped ones as many as
-tc's tbf counted, all in the switch; no interval negative; the switch's
-delay within the tbf queue's limit * 8 / rate (all but a scheduling stall:
-99% within it, every one within it plus 5 ms); hop delays add up.
+tc's tbf counted, all in the switch; no interval negative; while a packet
+is held in the switch no more leaves it than its tbf queue holds, and some
+packet found that queue full (check_queue); hop delays add up.
 """
+import bisect
 import json
+import re
 import sys
 from collections import Counter
 
@@ -126,23 +128,63 @@ def check_linux(truth, records):
     at = Counter(p.get("dropped_at") for p in paths if p["status"] == "dropped")
     if set(at) - {truth["switch"]}:
         fail(f"drops outside the switch: {dict(at)}")
-    waits = []
+    waits, held = [], []
     for p in paths:
         for ns in p["link_ns"][1:] + p["device_ns"]:
             if ns < 0:
                 fail(f"a negative interval: {p}")
         if p["status"] == "complete":
-            waits.append(p["device_ns"][p["devices"].index(truth["switch"])])
+            i = p["devices"].index(truth["switch"])
+            waits.append(p["depart"][i] - p["arrive"][i])
+            held.append((p["arrive"][i], p["depart"][i], p["size"]))
+    check_queue(truth, held)
     bound = truth["limit_bytes"] * 8 * 10**9 // truth["rate_bps"]
     waits.sort()
     p99 = waits[int(0.99 * (len(waits) - 1))]
-    if p99 > bound or waits[-1] > bound + 5_000_000:
-        fail(f"switch delay p99 {p99} ns, max {waits[-1]} ns; bound {bound} ns")
     check_sums(paths)
     over = sum(1 for w in waits if w > bound)
     print(f"{len(paths)} packets: {status['complete']} complete, {status['dropped']} dropped in "
           f"{truth['switch']} (tc: {truth['tc_dropped']}); switch delay p99 {p99} ns, max {waits[-1]} ns "
           f"against limit*8/rate = {bound} ns ({over} over it)")
+
+
+def check_queue(truth, held):
+    """The shaped port is a FIFO of at most limit bytes (tbf over bfifo), so
+    the packets that leave the switch while one is held there were queued
+    ahead of it: they and it fit in limit, give or take the one packet in
+    service (dequeued but not yet stamped by the egress capture, or stamped
+    on ingress but not yet enqueued). This holds whatever the CPUs' timing;
+    the time bound limit*8/rate does not: the ingress stamp is taken when
+    the packet enters the receiving CPU's backlog, and with the cores busy
+    the bridge may reach it milliseconds later (that is printed, not
+    failed). Packets tc sent that are not ours (a few bytes) may be ahead
+    of any packet, so they are allowed for too."""
+    ours = sum(size for _, _, size in held)
+    sent = re.search(r"Sent (\d+) bytes", truth["tc"])
+    unseen = int(sent.group(1)) - ours if sent else 0
+    if unseen < 0:
+        fail(f"tc sent {sent.group(1)} bytes, fewer than the {ours} bytes of complete paths")
+    departures = sorted((d, size) for _, d, size in held)
+    times = [d for d, _ in departures]
+    before = [0]
+    for _, size in departures:
+        before.append(before[-1] + size)
+    limit = truth["limit_bytes"]
+    fullest = 0
+    for a, d, size in held:
+        ahead = before[bisect.bisect_left(times, d)] - before[bisect.bisect_right(times, a)]
+        if ahead + size > limit + size + unseen:
+            fail(f"{ahead} bytes left the switch while a {size}-byte packet was held there "
+                 f"[{a}, {d}]: more than its queue of {limit} bytes holds")
+        fullest = max(fullest, ahead + size)
+    # Packets were dropped, so the queue was full at times: some packet must
+    # have found it so (else the held intervals are too short).
+    largest = max(size for _, _, size in held)
+    if truth["tc_dropped"] and fullest <= limit - 2 * largest:
+        fail(f"the fullest queue any packet saw was {fullest} bytes, yet tc dropped "
+             f"{truth['tc_dropped']} packets at a limit of {limit}")
+    print(f"queue at the shaped port: up to {fullest} bytes ahead of a packet and itself "
+          f"(limit {limit} bytes, {unseen} bytes not ours)")
 
 
 def main():
