@@ -1,0 +1,166 @@
+#include "lib/online/path_set.h"
+
+#include <algorithm>
+#include <cstring>
+#include <tuple>
+
+namespace rp::online {
+namespace {
+
+constexpr uint16_t kVersion = 1;
+
+template <typename T>
+void Put(uint8_t* at, T v) {
+  std::memcpy(at, &v, sizeof v);
+}
+template <typename T>
+T Get(const uint8_t* at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  return v;
+}
+
+auto Key(const repr::Interval& i) { return std::tie(i.rank, i.first, i.last, i.t0, i.t1, i.cost, i.tasks); }
+
+// The order of a join's candidates: the most costly first; ties by the
+// summary, so every rank orders the same candidates alike.
+bool Before(const SetPath& a, const SetPath& b) {
+  if (a.cost != b.cost) return a.cost > b.cost;
+  return std::lexicographical_compare(a.summary.begin(), a.summary.end(), b.summary.begin(), b.summary.end(),
+                                      [](const repr::Interval& x, const repr::Interval& y) { return Key(x) < Key(y); });
+}
+
+bool Same(const SetPath& a, const SetPath& b) {
+  return a.cost == b.cost &&
+         std::equal(a.summary.begin(), a.summary.end(), b.summary.begin(), b.summary.end(),
+                    [](const repr::Interval& x, const repr::Interval& y) { return Key(x) == Key(y); });
+}
+
+}  // namespace
+
+void PathSet::AddTask(int32_t rank, int64_t call, int64_t t0, int64_t t1) {
+  const repr::Interval task{rank, call, call, t0, t1, std::max<int64_t>(0, t1 - t0), 1};
+  const size_t cap = static_cast<size_t>(std::max(1, config_.intervals));
+  for (SetPath& p : paths_) {
+    p.cost += task.cost;
+    const bool merges = !p.summary.empty() && (p.summary.back().rank == rank || p.overflow());
+    if (merges || p.summary.size() < cap) {
+      if (p.overflow()) {
+        repr::Interval& rest = p.summary.back();
+        rest.last = task.last, rest.t1 = task.t1, rest.cost += task.cost, rest.tasks += 1;
+      } else {
+        repr::Push(&p.summary, task);
+      }
+      continue;
+    }
+    // Full: the last interval and everything after it become the rest.
+    repr::Interval& rest = p.summary.back();
+    rest.rank = SetPath::kRest;
+    rest.last = task.last, rest.t1 = task.t1, rest.cost += task.cost, rest.tasks += 1;
+  }
+}
+
+void PathSet::Join(std::span<const PathSet* const> others, std::vector<int>* positions, int* total) {
+  scratch_.clear();
+  scratch_.insert(scratch_.end(), paths_.begin(), paths_.end());
+  for (const PathSet* o : others) scratch_.insert(scratch_.end(), o->paths_.begin(), o->paths_.end());
+  std::sort(scratch_.begin(), scratch_.end(), Before);
+  scratch_.erase(std::unique(scratch_.begin(), scratch_.end(), Same), scratch_.end());
+  repr::Choose(config_.select, static_cast<int>(scratch_.size()), config_.k, &chosen_);
+  paths_.clear();
+  for (int i : chosen_) paths_.push_back(scratch_[i]);
+  if (positions) *positions = chosen_;
+  if (total) *total = static_cast<int>(scratch_.size());
+}
+
+size_t PathSet::WireBytes() const {
+  size_t bytes = kHeaderBytes;
+  for (const SetPath& p : paths_) bytes += kPathBytes + kIntervalBytes * p.summary.size();
+  return bytes;
+}
+
+// Header: version u16, paths u16, 4 bytes unused. A path: cost i64,
+// intervals u16, 6 bytes unused. An interval: rank i32, tasks i32, first,
+// last (u32: a rank's call count), t0, t1, cost (i64).
+size_t PathSet::Encode(std::span<uint8_t> out) const {
+  const size_t bytes = WireBytes();
+  if (out.size() < bytes) return 0;
+  uint8_t* p = out.data();
+  Put<uint16_t>(p, kVersion);
+  Put<uint16_t>(p + 2, static_cast<uint16_t>(paths_.size()));
+  Put<uint32_t>(p + 4, 0);
+  p += kHeaderBytes;
+  for (const SetPath& path : paths_) {
+    Put<int64_t>(p, path.cost);
+    Put<uint16_t>(p + 8, static_cast<uint16_t>(path.summary.size()));
+    std::memset(p + 10, 0, 6);
+    p += kPathBytes;
+    for (const repr::Interval& i : path.summary) {
+      Put<int32_t>(p, i.rank);
+      Put<int32_t>(p + 4, static_cast<int32_t>(i.tasks));
+      Put<uint32_t>(p + 8, static_cast<uint32_t>(i.first));
+      Put<uint32_t>(p + 12, static_cast<uint32_t>(i.last));
+      Put<int64_t>(p + 16, i.t0);
+      Put<int64_t>(p + 24, i.t1);
+      Put<int64_t>(p + 32, i.cost);
+      p += kIntervalBytes;
+    }
+  }
+  return bytes;
+}
+
+bool PathSet::Decode(std::span<const uint8_t> in, const SetConfig& config, PathSet* set) {
+  if (in.size() < kHeaderBytes) return false;
+  const uint8_t* p = in.data();
+  const uint8_t* end = p + in.size();
+  const size_t n = Get<uint16_t>(p + 2);
+  if (Get<uint16_t>(p) != kVersion || n > static_cast<size_t>(config.k)) return false;
+  set->config_ = config;
+  set->paths_.resize(n);
+  p += kHeaderBytes;
+  for (SetPath& path : set->paths_) {
+    if (end - p < static_cast<ptrdiff_t>(kPathBytes)) return false;
+    path.cost = Get<int64_t>(p);
+    const size_t m = Get<uint16_t>(p + 8);
+    p += kPathBytes;
+    if (m > static_cast<size_t>(std::max(1, config.intervals)) ||
+        end - p < static_cast<ptrdiff_t>(m * kIntervalBytes)) {
+      return false;
+    }
+    path.summary.resize(m);
+    for (repr::Interval& i : path.summary) {
+      i.rank = Get<int32_t>(p);
+      i.tasks = Get<int32_t>(p + 4);
+      i.first = Get<uint32_t>(p + 8);
+      i.last = Get<uint32_t>(p + 12);
+      i.t0 = Get<int64_t>(p + 16);
+      i.t1 = Get<int64_t>(p + 24);
+      i.cost = Get<int64_t>(p + 32);
+      p += kIntervalBytes;
+    }
+  }
+  return true;
+}
+
+void JoinWire(const SetConfig& config, const uint8_t* in, uint8_t* inout) {
+  const size_t bytes = PathSet::MaxBytes(config);
+  PathSet a(config), b(config);
+  // A record that does not decode (never written by a rank) gives way.
+  if (!PathSet::Decode({in, bytes}, config, &a)) return;
+  if (!PathSet::Decode({inout, bytes}, config, &b)) {
+    std::memcpy(inout, in, bytes);
+    return;
+  }
+  const PathSet* other = &a;
+  b.Join({&other, 1});
+  b.Encode({inout, bytes});
+}
+
+int IntervalsFor(size_t bytes, int k) {
+  if (k <= 0 || bytes < PathSet::kHeaderBytes) return 0;
+  const size_t per_path = (bytes - PathSet::kHeaderBytes) / static_cast<size_t>(k);
+  if (per_path <= PathSet::kPathBytes) return 0;
+  return static_cast<int>((per_path - PathSet::kPathBytes) / PathSet::kIntervalBytes);
+}
+
+}  // namespace rp::online
