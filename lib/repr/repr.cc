@@ -13,6 +13,7 @@
 #include "lib/phases/phase_ends.h"
 #include "lib/profile/attribution.h"
 #include "lib/repr/path_profile.h"
+#include "lib/repr/path_records.h"
 #include "lib/repr/path_summary.h"
 #include "lib/trace/codec.h"
 
@@ -334,52 +335,17 @@ class Stage {
       code.Normalize();
       profiles_.AddPath(profile, slot, code, kept[j].cost);
       if (config_.space == Space::kProf) continue;
-      RP_RETURN_IF_ERROR(WritePath(phase, cluster, static_cast<int>(j), positions[j], total,
-                                   static_cast<int>(kept.size()), kept[j].cost, length, summary));
+      const int kept_n = static_cast<int>(kept.size());
+      RP_RETURN_IF_ERROR(WritePath({.phase = phase == kNone ? -1 : phase,
+                                    .cluster = cluster,
+                                    .order = static_cast<int>(j),
+                                    .percentile = Percentile(config_.select, config_.k, static_cast<int>(j),
+                                                             positions[j], total, kept_n),
+                                    .cost = kept[j].cost,
+                                    .length = length},
+                                   summary, out_));
     }
     return OkStatus();
-  }
-
-  Status WritePath(int32_t phase, int64_t cluster, int j, int position, int total, int kept, int64_t cost,
-                   int64_t length, const std::vector<Interval>& summary) {
-    std::set<int64_t> ranks;
-    int64_t tasks = 0;
-    for (const Interval& i : summary) {
-      ranks.insert(i.rank);
-      tasks += i.tasks;
-    }
-    trace::PathRecord r;
-    if (phase != kNone) r.set_phase(phase);
-    if (cluster >= 0) r.set_cluster(cluster);
-    r.set_order(int64_t{j} + 1);
-    r.set_percentile(Percentile(j, position, total, kept));
-    r.set_cost(cost);
-    if (length > 0) r.set_share(static_cast<double>(cost) / static_cast<double>(length));
-    r.set_ranks(std::vector<int64_t>(ranks.begin(), ranks.end()));
-    r.set_tasks(tasks);
-    r.set_intervals(static_cast<int64_t>(summary.size()));
-    RP_RETURN_IF_ERROR(out_.Write(r));
-    for (const Interval& i : summary) {
-      trace::PathIntervalRecord w;
-      if (phase != kNone) w.set_phase(phase);
-      w.set_path(int64_t{j} + 1);
-      w.set_rank(i.rank);
-      w.set_first(i.first);
-      w.set_last(i.last);
-      w.set_t0(i.t0);
-      w.set_t1(i.t1);
-      w.set_cost(i.cost);
-      w.set_tasks(i.tasks);
-      RP_RETURN_IF_ERROR(out_.Write(w));
-    }
-    return OkStatus();
-  }
-
-  // repr: the nominal percentiles when all k were chosen; otherwise (fewer
-  // candidates, or topk) the place among the phase's final candidates.
-  double Percentile(int j, int position, int total, int kept) const {
-    if (config_.select == Select::kRepr && kept == config_.k) return NominalPercentile(j, config_.k);
-    return total > 1 ? 100.0 * (1.0 - static_cast<double>(position) / (total - 1)) : 100.0;
   }
 
   // The profile slot of the path at `position` of `total` candidates: the
