@@ -12,6 +12,7 @@
 #include "collector/runtime.h"
 #include "lib/mpi/functions.h"
 #include "lib/online/path.h"
+#include "lib/online/path_set.h"
 #include "lib/online/site_keys.h"
 
 namespace rp::collector::online {
@@ -23,6 +24,8 @@ namespace {
 using rp::online::Entry;
 using rp::online::kWireBytes;
 using rp::online::Path;
+using rp::online::PathSet;
+using rp::online::SetConfig;
 using rp::online::SiteKeys;
 
 template <typename Handle>
@@ -38,11 +41,17 @@ struct SiteSlot {
   int32_t fn = -1;
 };
 
+// A piggyback's bytes: the path's record, and with representative paths
+// on, their set at a fixed offset behind it (so that the collectives'
+// operation finds both): at most kWireBytes either way.
+size_t g_wire = kWireBytes;
+size_t g_path_room = kWireBytes;
+
 using Buffer = std::unique_ptr<uint8_t[]>;
 // Wire records: never read beyond the length they say, so not cleared.
 std::vector<Buffer> g_free_buffers;
 Buffer NewBuffer() {
-  if (g_free_buffers.empty()) return Buffer(new uint8_t[kWireBytes]);
+  if (g_free_buffers.empty()) return Buffer(new uint8_t[g_wire]);
   Buffer b = std::move(g_free_buffers.back());
   g_free_buffers.pop_back();
   return b;
@@ -90,6 +99,7 @@ struct Req {
   MPI_Request piggy = MPI_REQUEST_NULL;          // pre-posted receive, or the path collective
   uint64_t seq = 0;
   bool partner = false;  // a collective whose result is this rank's partner
+  bool replace = false;  // an all-to-all one, whose path set replaces the rank's
   Buffer buf, sendbuf;
 };
 
@@ -116,6 +126,12 @@ struct State {
   int32_t own_region = 1;
   std::vector<int64_t> region_starts, region_stops;
   Path path;
+  // Representative paths (RP_ONLINE_PATHS): this rank's set, and its calls
+  // so far (a task's call number).
+  bool repr = false;
+  SetConfig set_config;
+  PathSet set;
+  int64_t calls = 0;
   std::unique_ptr<SiteKeys> keys;
   std::unordered_map<uint64_t, SiteSlot> sites;  // by return address
   SiteSlot* current = nullptr;                   // the call's
@@ -159,34 +175,68 @@ State& O() {
 int64_t t_work = 0;  // the collector's online work before the payload's call
 std::vector<Entry> t_partners;
 size_t t_n_partners = 0;
+// The partners' path sets (where they came with one), and the partner of
+// an all-to-all collective, whose set the rank takes as it is (-1: none).
+std::vector<PathSet> t_sets;
+std::vector<char> t_has_set;
+int t_replace = -1;
 std::vector<Completion> t_completions;
 
 Entry& NextPartner() {
-  if (t_n_partners == t_partners.size()) t_partners.emplace_back();
+  if (t_n_partners == t_partners.size()) t_partners.emplace_back(), t_sets.emplace_back(), t_has_set.push_back(0);
+  t_has_set[t_n_partners] = 0;
   return t_partners[t_n_partners++];
 }
 
-bool DecodeInto(const uint8_t* buf, Entry* e) { return Path::Decode({buf, kWireBytes}, &e->path, &e->t); }
-
-void AddPartner(const uint8_t* buf, int64_t* unpaired) {
+// A partner's path (and set) from a piggyback; false if malformed.
+bool AddPartner(const uint8_t* buf, int64_t* unpaired) {
   Entry& e = NextPartner();
-  if (!DecodeInto(buf, &e)) {
+  if (!Path::Decode({buf, g_path_room}, &e.path, &e.t)) {
     --t_n_partners;
     ++*unpaired;
+    return false;
   }
+  if (O().repr) {
+    t_has_set[t_n_partners - 1] =
+        PathSet::Decode({buf + g_path_room, g_wire - g_path_room}, O().set_config, &t_sets[t_n_partners - 1]);
+  }
+  return true;
 }
 
 int64_t Global(int64_t local) { return local + O().offset; }
 
 void CombineOp(void* in, void* inout, int* len, MPI_Datatype*) {
   for (int i = 0; i < *len; ++i) {
-    rp::online::CombineWire(static_cast<const uint8_t*>(in) + i * kWireBytes,
-                            static_cast<uint8_t*>(inout) + i * kWireBytes);
+    const uint8_t* a = static_cast<const uint8_t*>(in) + i * g_wire;
+    uint8_t* b = static_cast<uint8_t*>(inout) + i * g_wire;
+    rp::online::CombineWire(a, b);
+    if (O().repr) rp::online::JoinWire(O().set_config, a + g_path_room, b + g_path_room);
   }
 }
 
-// The path as it entered the call (entry time t0, global), for a partner.
-void EncodeEntry(uint8_t* out, int64_t t0_global) { O().path.Encode({out, kWireBytes}, t0_global); }
+// The path (and set) as it entered the call (entry time t0, global), for
+// a partner; EntryBytes of it are meaningful.
+void EncodeEntry(uint8_t* out, int64_t t0_global) {
+  State& o = O();
+  o.path.Encode({out, g_path_room}, t0_global);
+  if (o.repr) o.set.Encode({out + g_path_room, g_wire - g_path_room});
+}
+size_t EntryBytes() {
+  const State& o = O();
+  return o.repr ? g_path_room + o.set.WireBytes() : o.path.WireBytes();
+}
+
+// The partners' sets joined into the rank's (at a call's exit).
+void JoinPartnerSets() {
+  State& o = O();
+  static std::vector<const PathSet*> sets;
+  sets.clear();
+  if (t_replace >= 0 && t_has_set[t_replace]) o.set = t_sets[t_replace];
+  for (size_t i = 0; i < t_n_partners; ++i) {
+    if (t_has_set[i] && static_cast<int>(i) != t_replace) sets.push_back(&t_sets[i]);
+  }
+  if (!sets.empty()) o.set.Join(sets);
+}
 
 // `path` as the raw kOnline record holds it: its site keys turned into
 // this rank's return addresses, so that the merge names them as it names
@@ -267,7 +317,7 @@ void TakeEarlier(Shadow& sh, int32_t upto, int source, int tag) {
     PMPI_Request_get_status(r.handle, &flag, &status);
     if (!flag || IsCancelled(status) || status.MPI_SOURCE != source || status.MPI_TAG != tag) continue;
     if (!r.buf) r.buf = NewBuffer();
-    PMPI_Recv(r.buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
+    PMPI_Recv(r.buf.get(), static_cast<int>(g_wire), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
     r.have = true;
   }
 }
@@ -276,7 +326,7 @@ void TakeEarlier(Shadow& sh, int32_t upto, int source, int tag) {
 // none was pre-posted for it, into `buf`.
 void Take(Shadow& sh, int32_t upto, int source, int tag, uint8_t* buf) {
   TakeEarlier(sh, upto, source, tag);
-  PMPI_Recv(buf, static_cast<int>(kWireBytes), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
+  PMPI_Recv(buf, static_cast<int>(g_wire), MPI_BYTE, source, tag, sh.dup, MPI_STATUS_IGNORE);
   ++O().piggybacks;
 }
 
@@ -328,7 +378,7 @@ void PostRecv(int32_t id) {
   Shadow& sh = o.shadows[r.shadow];
   if (r.peer != MPI_ANY_SOURCE && r.tag != MPI_ANY_TAG && sh.deferred.empty()) {
     if (!r.buf) r.buf = NewBuffer();
-    PMPI_Irecv(r.buf.get(), static_cast<int>(kWireBytes), MPI_BYTE, r.peer, r.tag, sh.dup, &r.piggy);
+    PMPI_Irecv(r.buf.get(), static_cast<int>(g_wire), MPI_BYTE, r.peer, r.tag, sh.dup, &r.piggy);
     ++o.piggybacks;
   } else {
     sh.deferred.push_back(id);
@@ -346,7 +396,8 @@ void SendPath(const Shadow* sh, int dest, int tag) {
     ++o.skipped_calls;
   } else {
     Buffer buf = NewBuffer();
-    const size_t bytes = o.path.Encode({buf.get(), kWireBytes}, o.call_t0);
+    EncodeEntry(buf.get(), o.call_t0);
+    const size_t bytes = EntryBytes();
     MPI_Request request;
     PMPI_Isend(buf.get(), static_cast<int>(bytes), MPI_BYTE, dest, tag, sh->dup, &request);
     o.sends.push_back({request, std::move(buf)});
@@ -366,7 +417,7 @@ void ExchangeBlocking(const Shadow& sh, uint16_t fn, int root) {
   static thread_local Buffer in = NewBuffer(), out = NewBuffer();
   int me = 0;
   PMPI_Comm_rank(sh.dup, &me);
-  const Head mine{o.path.length(), o.call_t0, me, static_cast<int32_t>(o.path.WireBytes()), o.path.region(), 0};
+  const Head mine{o.path.length(), o.call_t0, me, static_cast<int32_t>(EntryBytes()), o.path.region(), 0};
   Head best = mine;
   // The winner's path as this rank's partner; the winner itself gets only
   // the latest entry (a partner without a path).
@@ -385,6 +436,19 @@ void ExchangeBlocking(const Shadow& sh, uint16_t fn, int root) {
   };
   switch (mpi::kFunctions[fn].collective) {
     case mpi::Collective::kAll:
+      if (o.repr) {
+        // Whole records: the longest path and k of the members' kP paths
+        // (pairwise: repr's selection is not associative, so the root's
+        // result then goes to all, as in the paper's Figure 3, line 33).
+        EncodeEntry(in.get(), o.call_t0);
+        PMPI_Allreduce(in.get(), out.get(), 1, o.wire, o.longest, sh.dup);
+        if (o.set_config.select == rp::repr::Select::kRepr) {
+          PMPI_Bcast(out.get() + g_path_room, static_cast<int>(g_wire - g_path_room), MPI_BYTE, 0, sh.dup);
+        }
+        ++o.piggybacks;
+        if (AddPartner(out.get(), &o.unpaired_receives)) t_replace = static_cast<int>(t_n_partners) - 1;
+        return;
+      }
       PMPI_Allreduce(&mine, &best, 1, o.head, o.longest_head, sh.dup);
       if (best.rank == me) EncodeEntry(out.get(), o.call_t0);
       PMPI_Bcast(out.get(), best.bytes, MPI_BYTE, best.rank, sh.dup);
@@ -439,7 +503,9 @@ void TakeCompletions() {
     if (r.kind != Req::kColl) continue;
     if (r.piggy != MPI_REQUEST_NULL) {
       PMPI_Wait(&r.piggy, MPI_STATUS_IGNORE);
-      if (r.partner) AddPartner(r.buf.get(), &o.unpaired_receives);
+      if (r.partner && AddPartner(r.buf.get(), &o.unpaired_receives) && r.replace) {
+        t_replace = static_cast<int>(t_n_partners) - 1;
+      }
     }
     r = Req{};
   }
@@ -450,9 +516,20 @@ void TakeCompletions() {
 
 // --- life cycle ------------------------------------------------------------------
 
-void Start(const std::string& maps, int rank, int leader, int64_t leader_offset) {
+void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk) {
   State& o = O();
   o.rank = rank;
+  if (paths > 0) {
+    // The set gets what 48 sites leave of the critical path's record.
+    Path::set_site_limit(48);
+    g_path_room = Path::MaxWireBytes();
+    o.repr = true;
+    o.set_config = {.k = paths,
+                    .intervals = rp::online::IntervalsFor(kWireBytes - g_path_room, paths),
+                    .select = topk ? rp::repr::Select::kTopK : rp::repr::Select::kRepr};
+    o.set = PathSet(o.set_config);
+    g_wire = g_path_room + PathSet::MaxBytes(o.set_config);
+  }
   o.keys = std::make_unique<SiteKeys>(maps);
   int size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -460,7 +537,7 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset)
   std::vector<int64_t> offsets(size);
   PMPI_Allgather(&leader_offset, 1, MPI_INT64_T, offsets.data(), 1, MPI_INT64_T, MPI_COMM_WORLD);
   o.offset = offsets[leader];
-  PMPI_Type_contiguous(static_cast<int>(kWireBytes), MPI_BYTE, &o.wire);
+  PMPI_Type_contiguous(static_cast<int>(g_wire), MPI_BYTE, &o.wire);
   PMPI_Type_commit(&o.wire);
   PMPI_Op_create(&CombineOp, 1, &o.longest);
   PMPI_Type_contiguous(static_cast<int>(sizeof(Head)), MPI_BYTE, &o.head);
@@ -573,6 +650,40 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   }
   PMPI_Reduce(edges.data(), widest.data(), 2 * regions, MPI_INT64_T, MPI_MAX, 0, world);
 
+  // The run's representative paths: k of all ranks' sets as they entered
+  // MPI_Finalize, chosen exactly over their union at rank 0 (as rp-repr's
+  // run paths end at every rank's last call).
+  std::vector<uint8_t> set_record;
+  std::vector<int> set_positions;
+  int set_total = 0;
+  if (o.repr) {
+    std::vector<uint8_t> mine_set(PathSet::MaxBytes(o.set_config));
+    const int set_bytes = static_cast<int>(o.set.Encode(mine_set));
+    std::vector<int> set_sizes(o.rank == 0 ? size : 0), set_displs(o.rank == 0 ? size : 0);
+    PMPI_Gather(&set_bytes, 1, MPI_INT, set_sizes.data(), 1, MPI_INT, 0, world);
+    std::vector<uint8_t> sets;
+    if (o.rank == 0) {
+      int64_t total = 0;
+      for (int r = 0; r < size; ++r) set_displs[r] = static_cast<int>(total), total += set_sizes[r];
+      sets.resize(total);
+    }
+    PMPI_Gatherv(mine_set.data(), set_bytes, MPI_BYTE, sets.data(), set_sizes.data(), set_displs.data(), MPI_BYTE,
+                 0, world);
+    if (o.rank == 0) {
+      std::vector<PathSet> all_sets(size, PathSet(o.set_config));
+      std::vector<const PathSet*> others;
+      for (int r = 0; r < size; ++r) {
+        if (PathSet::Decode({sets.data() + set_displs[r], static_cast<size_t>(set_sizes[r])}, o.set_config,
+                            &all_sets[r]) && r > 0) {
+          others.push_back(&all_sets[r]);
+        }
+      }
+      all_sets[0].Join(others, &set_positions, &set_total);
+      set_record.resize(all_sets[0].WireBytes());
+      all_sets[0].Encode(set_record);
+    }
+  }
+
   // Every site's time over all ranks, by key (the same on every rank).
   std::vector<raw::OnlineSite> local;
   local.reserve(o.sites.size());
@@ -599,10 +710,13 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   }
   Path path;
   int64_t end_t = 0;
-  Path::Decode({longest.get(), kWireBytes}, &path, &end_t);
+  Path::Decode({longest.get(), g_path_room}, &path, &end_t);
   const size_t path_bytes = path.WireBytes();
   const size_t path_padded = raw::Align8(static_cast<uint32_t>(path_bytes));
-  const size_t size_all = sizeof(raw::OnlineFixed) + path_padded + by_key.size() * sizeof(raw::OnlineSite);
+  const size_t set_padded = raw::Align8(static_cast<uint32_t>(set_record.size()));
+  const size_t positions_padded = raw::Align8(static_cast<uint32_t>(set_positions.size() * sizeof(int32_t)));
+  const size_t size_all = sizeof(raw::OnlineFixed) + path_padded + by_key.size() * sizeof(raw::OnlineSite) +
+                          set_padded + positions_padded;
   std::vector<char> record(size_all, 0);
   auto* fixed = reinterpret_cast<raw::OnlineFixed*>(record.data());
   fixed->h = {raw::kOnline, 0, static_cast<uint32_t>(size_all)};
@@ -632,6 +746,20 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
     s.address = o.keys->Address(s.address);
     *out++ = s;
   }
+  if (!set_record.empty()) {
+    fixed->set_bytes = static_cast<int32_t>(set_record.size());
+    fixed->set_total = set_total;
+    fixed->set_k = o.set_config.k;
+    fixed->set_topk = o.set_config.select == rp::repr::Select::kTopK;
+    char* at = reinterpret_cast<char*>(out);
+    std::memcpy(at, set_record.data(), set_record.size());
+    at += set_padded;
+    for (int p : set_positions) {
+      const int32_t position = p;
+      std::memcpy(at, &position, sizeof position);
+      at += sizeof position;
+    }
+  }
   return record;
 }
 
@@ -644,15 +772,18 @@ void Enter(uint64_t site, uint16_t fn, int64_t t0) {
   SiteSlot& slot = it->second;
   if (added) slot.key = o.keys->Key(site), slot.fn = fn;
   ++slot.calls;
+  ++o.calls;
   if (o.path.measuring()) {
     const int64_t compute = std::max<int64_t>(0, t0 - o.last_exit);
     slot.compute += compute;
     o.path.AddCompute(slot.key, compute);
+    if (o.repr) o.set.AddTask(o.rank, o.calls, Global(t0) - compute, Global(t0));
   }
   o.current = &slot;
   o.call_t0 = Global(t0);
   t_work = 0;
   t_n_partners = 0;
+  t_replace = -1;
 }
 
 int64_t Exit(int64_t t0, int64_t exit, int64_t end) {
@@ -670,6 +801,7 @@ int64_t Exit(int64_t t0, int64_t exit, int64_t end) {
     rp::online::ExitInPlace(&o.path, Global(t0), {t_partners.data(), t_n_partners}, Global(mpi_exit),
                             o.current->key, o.rank);
     if (o.path.region() != region) Crossed(region, Global(mpi_exit));
+    if (o.repr) JoinPartnerSets();
   }
   // A call that entered a measured region (a start marker) counts whole
   // in the ranks' total, as the path counts its time after the partners.
@@ -827,6 +959,7 @@ void CollectiveStarted(int32_t id, uint16_t fn, MPI_Comm comm, int root) {
     case mpi::Collective::kAll:
       PMPI_Iallreduce(r.sendbuf.get(), r.buf.get(), 1, o.wire, o.longest, sh->dup, &r.piggy);
       r.partner = true;
+      r.replace = true;
       break;
     case mpi::Collective::kRootOut:
       // The root's entry goes out in place: sendbuf is its buffer.

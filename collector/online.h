@@ -48,8 +48,10 @@ extern bool g_on;
 // Collective over MPI_COMM_WORLD, at the end of MPI_Init: duplicates the
 // world, learns this rank's offset to rank 0's clock (`leader`: the rank
 // whose clock this one reads; `leader_offset`: the leader's measurement, or
-// 0). `maps`: the executable mappings, for site keys.
-void Start(const std::string& maps, int rank, int leader, int64_t leader_offset);
+// 0). `maps`: the executable mappings, for site keys. `paths`: k
+// representative paths kept too (0: none; lib/online/path_set.h), chosen
+// as the k/2 most and least costly when `topk`.
+void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk);
 // The path starts when MPI_Init returns to the application (local ns).
 void Begin(int64_t start);
 // Collective, at MPI_Finalize's entry `t` (local ns) at `site`: ends the

@@ -45,6 +45,10 @@ Options ReadOptions() {
   o.shared_clock = EnvInt("RP_SHARED_CLOCK", 1, 0, 1) == 1;
   o.online = EnvInt("RP_ONLINE", 0, 0, 1) == 1;
   o.trace = !o.online || EnvInt("RP_TRACE", 1, 0, 1) == 1;
+  o.online_paths = static_cast<int>(EnvInt("RP_ONLINE_PATHS", 0, 0, 16));
+  if (o.online_paths == 1) o.online_paths = 2;
+  const char* select = std::getenv("RP_ONLINE_SELECT");
+  o.online_topk = select != nullptr && std::strcmp(select, "topk") == 0;
   const char* timer = std::getenv("RP_TIMER");
   o.timer_ticks = !o.online && !(timer != nullptr && std::strcmp(timer, "monotonic") == 0) && InvariantTsc();
   return o;

@@ -15,6 +15,9 @@
 //   RP_ONLINE           1: the critical path computed in the run, written
 //                       by rank 0 at MPI_Finalize (collector/online.h) (0)
 //   RP_TRACE            0: with RP_ONLINE, record no events     (1)
+//   RP_ONLINE_PATHS     k: with RP_ONLINE, k representative paths
+//                       too (2..16; 0 none)                    (0)
+//   RP_ONLINE_SELECT    "repr" or "topk": which k              (repr)
 #ifndef RP_COLLECTOR_OPTIONS_H_
 #define RP_COLLECTOR_OPTIONS_H_
 
@@ -32,6 +35,8 @@ struct Options {
   bool shared_clock = true;
   bool timer_ticks = false;
   bool online = false;
+  int online_paths = 0;
+  bool online_topk = false;
   bool trace = true;
 };
 

@@ -175,8 +175,9 @@ struct EndRecord {
 // Rank 0's online answer (RP_ONLINE=1), appended before its end record:
 // OnlineFixed, the critical path's wire record (lib/online/path.h) whose
 // site fields are rank 0's return addresses, padded to 8 bytes, then
-// OnlineSite entries: every call site's time summed over all ranks. Times
-// are ns on rank 0's clock.
+// OnlineSite entries: every call site's time summed over all ranks, then
+// the representative paths if kept (see set_bytes). Times are ns on rank
+// 0's clock.
 //
 // A rank killed or exiting before MPI_Finalize writes its own path instead
 // (h.fn = kOnlinePartial, ranks 0, its own addresses, the path's sites
@@ -201,6 +202,14 @@ struct OnlineFixed {
   int64_t piggyback_bytes;    // bytes of piggybacks sent, all ranks
   int64_t piggybacks;         // piggyback messages and path collectives, all ranks
   int64_t measured;           // the regions' spans added up (first start to last stop, each)
+  // Representative paths (RP_ONLINE_PATHS): the run's k kept paths, a
+  // lib/online PathSet wire record of set_bytes after the sites (padded to
+  // 8), then each kept path's place among the set_total distinct final
+  // candidates (int32 each, padded to 8). set_bytes 0: none.
+  int32_t set_bytes;
+  int32_t set_total;
+  int32_t set_k;
+  int32_t set_topk;
 };
 
 struct OnlineSite {

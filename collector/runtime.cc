@@ -914,7 +914,10 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
     std::fprintf(stderr, "librpcollect: the online critical path needs a thread level below "
                          "MPI_THREAD_MULTIPLE (one path per process); not computing it\n");
   }
-  if (online) online::Start(ExecutableMappings(), s.rank, s.clock_groups.leader, init_offset ? init_offset->offset : 0);
+  if (online) {
+    online::Start(ExecutableMappings(), s.rank, s.clock_groups.leader, init_offset ? init_offset->offset : 0,
+                  s.options.online_paths, s.options.online_topk);
+  }
   s.trace = s.options.trace;
 
   ::mkdir(s.options.dir.c_str(), 0755);

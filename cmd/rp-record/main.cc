@@ -32,6 +32,17 @@ int main(int argc, char** argv) {
                "trace: the output does not grow with the run's length");
   app.add_option("--trace", options.trace_output, "with --online: trace the run too, into FILE")
       ->type_name("FILE");
+  app.add_option("--online-paths", options.online_paths,
+                 "with --online: keep K representative paths of the run too (path, path_interval records, as "
+                 "rp-repr -k K writes for the run)")
+      ->type_name("K")
+      ->check(rp::cli::Between(2, 16));
+  std::string select = "repr";
+  app.add_option("--select", select,
+                 "with --online-paths: the paths at uniformly spaced percentiles of cost (repr) or the K/2 most "
+                 "and least costly (topk)")
+      ->check(CLI::IsMember({"repr", "topk"}))
+      ->default_str("repr");
   app.add_option("--collector", options.collector, "librpcollect.so to preload (default: installed with rp-record)")
       ->type_name("PATH");
   app.add_option("command", options.command, "the launch command, after --")->type_name("COMMAND");
@@ -45,12 +56,17 @@ int main(int argc, char** argv) {
       "  rp-record -o run.ndjson.zst -- mpirun -np 8 ./app input.dat\n"
       "  rp-record --merge /scratch/job42/rp-raw -o run.ndjson.zst && rp-cat --count run.ndjson.zst\n"
       "  rp-record --online -o cp.ndjson -- mpirun -np 512 ./app && rp-report cp.ndjson\n"
-      "  rp-record --online --trace run.ndjson.zst -o cp.ndjson -- mpirun -np 8 ./app");
+      "  rp-record --online --trace run.ndjson.zst -o cp.ndjson -- mpirun -np 8 ./app\n"
+      "  rp-record --online --online-paths 5 -o cp.ndjson -- mpirun -np 64 ./app && rp-cat -t path cp.ndjson");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     options.output = io.output;
     if (!options.trace_output.empty() && !options.online) {
       return rp::InputError("--trace goes with --online (without it, -o is the trace)");
     }
+    if (options.online_paths > 0 && !options.online) {
+      return rp::InputError("--online-paths goes with --online");
+    }
+    options.online_topk = select == "topk";
     return rp::recorder::Run(options, [&](const std::string& path, const std::vector<std::string>& raw_files) {
       rp::cli::IoOptions file = io;
       file.output = path;

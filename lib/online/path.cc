@@ -55,7 +55,7 @@ T& FindOrAdd(std::vector<T>& v, size_t& last, size_t cap, const T& fresh, Is is,
 SiteShare& Path::Share(uint64_t site) {
   // Full: the lightest site's time is summed apart.
   return FindOrAdd(
-      sites_, last_, kSites, SiteShare{site}, [site](const SiteShare& s) { return s.site == site; },
+      sites_, last_, site_limit_, SiteShare{site}, [site](const SiteShare& s) { return s.site == site; },
       [](const SiteShare& s) { return s.total(); },
       [this](const SiteShare& s) { other_compute_ += s.compute, other_mpi_ += s.mpi; });
 }

@@ -59,6 +59,12 @@ class Path {
  public:
   // Sites and ranks kept exactly; the wire record is at most kWireBytes.
   static constexpr size_t kSites = 128, kRanks = 32;
+  // The sites a path keeps in this process (at most kSites): fewer when
+  // the piggyback carries representative paths too (path_set.h).
+  static size_t site_limit() { return site_limit_; }
+  static void set_site_limit(size_t n) { site_limit_ = n < kSites ? n : kSites; }
+  // The most bytes a wire record takes with that limit.
+  static size_t MaxWireBytes() { return kHeaderBytes + kSiteBytes * site_limit_ + kRankBytes * kRanks; }
 
   int64_t length() const { return compute_ + mpi_; }
   int64_t compute() const { return compute_; }
@@ -100,6 +106,8 @@ class Path {
  private:
   SiteShare& Share(uint64_t site);
   void OnRank(int64_t ns);
+
+  static inline size_t site_limit_ = kSites;
 
   int64_t compute_ = 0, mpi_ = 0, other_compute_ = 0, other_mpi_ = 0;
   int32_t end_rank_ = -1;

@@ -1,10 +1,14 @@
 #include "lib/recorder/online_answer.h"
 
 #include <cstring>
+#include <limits>
+#include <optional>
 
 #include "collector/raw_format.h"
 #include "lib/cpath/records.h"
 #include "lib/online/path.h"
+#include "lib/online/path_set.h"
+#include "lib/repr/path_records.h"
 #include "lib/online/scope.h"
 #include "lib/window/event.h"
 #include "lib/window/window.h"
@@ -16,6 +20,9 @@ struct Parsed {
   raw::OnlineFixed fixed;
   std::string_view path;
   std::vector<raw::OnlineSite> sites;
+  // Representative paths, when kept (set_bytes > 0).
+  std::optional<online::PathSet> set;
+  std::vector<int32_t> positions;
 };
 
 bool Parse(std::string_view record, Parsed* out) {
@@ -28,6 +35,23 @@ bool Parse(std::string_view record, Parsed* out) {
   out->path = record.substr(sizeof f, f.path_bytes);
   out->sites.resize(f.n_sites);
   std::memcpy(out->sites.data(), record.data() + sizeof f + padded, f.n_sites * sizeof(raw::OnlineSite));
+  if (f.set_bytes <= 0) return true;
+  if (f.set_k < repr::kMinPaths || f.set_k > repr::kMaxPaths) return false;
+  size_t at = sizeof f + padded + f.n_sites * sizeof(raw::OnlineSite);
+  const online::SetConfig config{.k = f.set_k,
+                                 .intervals = std::numeric_limits<uint16_t>::max(),
+                                 .select = f.set_topk ? repr::Select::kTopK : repr::Select::kRepr};
+  out->set.emplace(config);
+  if (record.size() < at + f.set_bytes ||
+      !online::PathSet::Decode({reinterpret_cast<const uint8_t*>(record.data() + at), size_t(f.set_bytes)}, config,
+                               &*out->set)) {
+    return false;
+  }
+  at += raw::Align8(static_cast<uint32_t>(f.set_bytes));
+  const size_t n = out->set->paths().size();
+  if (record.size() < at + n * sizeof(int32_t)) return false;
+  out->positions.resize(n);
+  std::memcpy(out->positions.data(), record.data() + at, n * sizeof(int32_t));
   return true;
 }
 
@@ -105,6 +129,20 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   dict.sites = sites;
   cpath::RecordWriter out(dict, writer);
   RP_RETURN_IF_ERROR(out.WriteScope(scope, window::kNone, span, "online", problems, false));
+  if (p.set) {
+    // The whole run's paths, as rp-repr writes them after its phases'.
+    const online::SetConfig& c = p.set->config();
+    const int kept = static_cast<int>(p.set->paths().size());
+    for (int j = 0; j < kept; ++j) {
+      const online::SetPath& path = p.set->paths()[j];
+      RP_RETURN_IF_ERROR(repr::WritePath(
+          {.order = j,
+           .percentile = repr::Percentile(c.select, c.k, j, p.positions[j], f.set_total, kept),
+           .cost = path.cost,
+           .length = span.end - span.start},
+          path.summary, writer));
+    }
+  }
   return OnlineCounts{f.ranks, f.unpaired_receives, f.unpaired_sends, f.skipped_calls, f.piggybacks,
                       f.piggyback_bytes};
 }

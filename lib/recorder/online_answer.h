@@ -1,7 +1,9 @@
 // The online critical path (rp-record --online) as records: rank 0's raw
 // kOnline record (collector/raw_format.h) turned into the cp_summary and
 // cp_profile records rp-cpath writes, by lib/online's ToScope and
-// lib/cpath's RecordWriter (algo "online").
+// lib/cpath's RecordWriter (algo "online"); and the representative paths
+// kept in the run (--online-paths K) into the whole run's path and
+// path_interval records rp-repr writes (lib/repr's WritePath).
 #ifndef RP_LIB_RECORDER_ONLINE_ANSWER_H_
 #define RP_LIB_RECORDER_ONLINE_ANSWER_H_
 
@@ -24,12 +26,12 @@ struct OnlineCounts {
   int64_t piggybacks = 0, piggyback_bytes = 0;
 };
 
-// The return addresses the record names (rank 0's), to be given site ids;
-// false when the record is malformed.
 // Whether a kOnline record is one rank's path left when it ended before
 // MPI_Finalize (collector/raw_format.h), and its length (false: malformed).
 bool PartialOnline(std::string_view record, bool* partial, int64_t* length);
 
+// The return addresses the record names (rank 0's), to be given site ids;
+// false when the record is malformed.
 bool OnlineAddresses(std::string_view record, std::vector<uint64_t>* addresses);
 
 // Writes the answer. `site_of`: rank 0's address -> first site id (its

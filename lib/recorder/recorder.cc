@@ -180,7 +180,9 @@ Status Run(const Config& options, const OutputOpener& open_output) {
                 {"RP_SITES", options.sites ? "1" : "0"},
                 {"RP_SHARED_CLOCK", options.shared_clock ? "1" : "0"},
                 {"RP_ONLINE", options.online ? "1" : "0"},
-                {"RP_TRACE", !options.online || !options.trace_output.empty() ? "1" : "0"}};
+                {"RP_TRACE", !options.online || !options.trace_output.empty() ? "1" : "0"},
+                {"RP_ONLINE_PATHS", std::to_string(options.online ? options.online_paths : 0)},
+                {"RP_ONLINE_SELECT", options.online_topk ? "topk" : "repr"}};
   spdlog::debug("collector {}, raw files in {}", collector, raw_dir);
   RP_ASSIGN_OR_RETURN(int exit_code, Launch(launch));
   if (exit_code != 0) {

@@ -28,6 +28,10 @@ struct Config {
   // --trace FILE the run is traced too, into FILE.
   bool online = false;
   std::string trace_output;
+  // --online-paths K: k representative paths kept in the run too (0: none),
+  // the k/2 most and least costly with --select topk.
+  int online_paths = 0;
+  bool online_topk = false;
 };
 
 // Opens `path` (config.output or config.trace_output) for the merge,

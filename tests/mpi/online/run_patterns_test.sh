@@ -25,5 +25,23 @@ rp-cat --validate "$work/pcontrol.online.ndjson"
 # Twice the rounds: the same output size (no trace).
 rp-record -q --online -o "$work/long.online.ndjson" -- "${MPIRUN[@]}" -np 4 "$app" -m slow -n 10 >"$work/long.out"
 [ ! -e "$work/long.online.ndjson.raw" ] || fail "rank files left behind after a complete run"
+# Representative paths kept in the run (--online-paths), against rp-repr
+# on the trace of the same run.
+paths() {  # name select np mode [app options]
+  local name=$1 select=$2 np=$3
+  shift 3
+  rp-record -q --online --online-paths 4 --select "$select" --trace "$work/$name.trace.ndjson" \
+    -o "$work/$name.online.ndjson" -- "${MPIRUN[@]}" -np "$np" "$app" -m "$@" >"$work/$name.out"
+  rp-cat --validate "$work/$name.online.ndjson"
+  rp-clocksync "$work/$name.trace.ndjson" | rp-repr -k 4 --select "$select" --no-passthrough \
+    -o "$work/$name.repr.ndjson" 2>/dev/null
+}
+paths topk-slow topk 4 slow
+paths topk-bcast topk 4 bcast
+paths topk-chain8 topk 8 sendrecv
+paths repr-slow repr 4 slow
+paths repr-chain8 repr 8 sendrecv
+paths repr-long repr 4 slow -n 10
 rp-report "$work/slow.online.ndjson" | head -20
+python3 "$root/tests/mpi/online/check_online_paths.py" "$work"
 python3 "$check" "$work" "${runs[@]}"
