@@ -24,6 +24,13 @@
 // dependencies as rp-cpath's graph. Neighbourhood and inter-communicator
 // collectives stay local, as in the graph.
 //
+// With representative paths on (RP_ONLINE_PATHS=k), the piggyback carries
+// the rank's Path-set too (lib/online/path_set.h), behind the path at a
+// fixed offset: receives join the senders' sets, all-to-all collectives
+// reduce the whole records (for repr's selection, not associative, rank
+// 0's result is then broadcast), the rooted ones and scans as for the
+// path; MPI_Finalize keeps k of every rank's set at rank 0.
+//
 // The work is the collector's own: it lies inside the call, is left out of
 // the path (as rp-cpath leaves a traced call's `rp` out) and, with tracing
 // on too, is the event's overhead.

@@ -61,16 +61,23 @@ void PathSet::AddTask(int32_t rank, int64_t call, int64_t t0, int64_t t1) {
 }
 
 void PathSet::Join(std::span<const PathSet* const> others, std::vector<int>* positions, int* total) {
-  scratch_.clear();
-  scratch_.insert(scratch_.end(), paths_.begin(), paths_.end());
-  for (const PathSet* o : others) scratch_.insert(scratch_.end(), o->paths_.begin(), o->paths_.end());
-  std::sort(scratch_.begin(), scratch_.end(), Before);
-  scratch_.erase(std::unique(scratch_.begin(), scratch_.end(), Same), scratch_.end());
-  repr::Choose(config_.select, static_cast<int>(scratch_.size()), config_.k, &chosen_);
-  paths_.clear();
-  for (int i : chosen_) paths_.push_back(scratch_[i]);
+  // Candidates by pointer, the kept ones copied into scratch_ (whose paths'
+  // summaries keep their capacity: no allocation once warm), then swapped in.
+  candidates_.clear();
+  for (const SetPath& p : paths_) candidates_.push_back(&p);
+  for (const PathSet* o : others) {
+    for (const SetPath& p : o->paths_) candidates_.push_back(&p);
+  }
+  std::sort(candidates_.begin(), candidates_.end(), [](const SetPath* a, const SetPath* b) { return Before(*a, *b); });
+  candidates_.erase(std::unique(candidates_.begin(), candidates_.end(),
+                                [](const SetPath* a, const SetPath* b) { return Same(*a, *b); }),
+                    candidates_.end());
+  repr::Choose(config_.select, static_cast<int>(candidates_.size()), config_.k, &chosen_);
+  scratch_.resize(chosen_.size());
+  for (size_t j = 0; j < chosen_.size(); ++j) scratch_[j] = *candidates_[chosen_[j]];
+  paths_.swap(scratch_);
   if (positions) *positions = chosen_;
-  if (total) *total = static_cast<int>(scratch_.size());
+  if (total) *total = static_cast<int>(candidates_.size());
 }
 
 size_t PathSet::WireBytes() const {

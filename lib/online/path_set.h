@@ -80,6 +80,7 @@ class PathSet {
   SetConfig config_;
   std::vector<SetPath> paths_;
   std::vector<SetPath> scratch_;
+  std::vector<const SetPath*> candidates_;
   std::vector<int> chosen_;
 };
 

@@ -7,7 +7,9 @@
 #  2. the share added at synchronisation intervals of 0.1, 1 and 10 ms,
 #     ~1 s a run: 2 ranks, one a core, spinning that long between
 #     MPI_Allreduces; 4 ranks, two a core, sleeping (every collective then
-#     waits for the scheduler to wake the ranks).
+#     waits for the scheduler to wake the ranks);
+#  3. the same per message and at 0.1 and 1 ms with 5 representative
+#     paths kept too (RP_ONLINE_PATHS=5, rp-record --online-paths 5).
 # Run from the workspace root after `bazel build //...` (make bench does).
 set -euo pipefail
 bin=bazel-bin
@@ -20,6 +22,7 @@ work=$(mktemp -d /tmp/rp-online-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mpi=(mpirun --oversubscribe --mca btl self,vader)
 online=(-x LD_PRELOAD=$collector -x RP_DIR=$work/raw -x RP_ONLINE=1 -x RP_TRACE=0 -x RP_SAMPLE_HZ=0)
+extra=()  # more settings of the online runs
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 elapsed() { "$@" | awk '/^elapsed/ {print $2}'; }
@@ -32,7 +35,7 @@ pair() {
   : >"$work/$name.online"
   for ((i = 0; i < runs; i++)); do
     elapsed "${mpi[@]}" -np "$np" "$app" "$@" >>"$work/$name.plain"
-    elapsed "${mpi[@]}" -np "$np" "${online[@]}" "$app" "$@" >>"$work/$name.online"
+    elapsed "${mpi[@]}" -np "$np" "${online[@]}" "${extra[@]}" "$app" "$@" >>"$work/$name.online"
     rm -rf "$work/raw"
   done
   echo "$(median <"$work/$name.plain") $(median <"$work/$name.online")"
@@ -54,4 +57,16 @@ for np in 2 4; do
       printf "| Allreduce every %s ms (%d ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
              ms, np, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
   done
+done
+extra=(-x RP_ONLINE_PATHS=5)
+read -r plain on < <(pair pingpong-paths 2 -m pingpong -n "$trips")
+awk -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
+  printf "| per message, 5 paths too (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | %+.0f ns |\n",
+         n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
+for spec in "0.1 100 5000" "1 1000 1000"; do
+  read -r ms us rounds <<<"$spec"
+  read -r plain on < <(pair "paths$ms" 2 -m slow -n "$rounds" -w "$us" -d 0 -b)
+  awk -v ms="$ms" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
+    printf "| Allreduce every %s ms, 5 paths too (2 ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
+           ms, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
 done
