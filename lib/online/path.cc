@@ -3,23 +3,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "lib/online/wire.h"
+
 namespace rp::online {
 namespace {
 
 constexpr uint16_t kVersion = 3;
 
-// Little-endian fields of the wire record (every machine this runs on is
-// little-endian; memcpy keeps it free of alignment assumptions).
-template <typename T>
-void Put(uint8_t* at, T v) {
-  std::memcpy(at, &v, sizeof v);
-}
-template <typename T>
-T Get(const uint8_t* at) {
-  T v;
-  std::memcpy(&v, at, sizeof v);
-  return v;
-}
+using wire::Get;
+using wire::Put;
 
 // Header layout: version u16, sites u16, end rank i32, region i32, ranks
 // u16, 2 bytes unused, t, compute, mpi, other compute, other mpi (i64

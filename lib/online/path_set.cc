@@ -4,21 +4,15 @@
 #include <cstring>
 #include <tuple>
 
+#include "lib/online/wire.h"
+
 namespace rp::online {
 namespace {
 
 constexpr uint16_t kVersion = 1;
 
-template <typename T>
-void Put(uint8_t* at, T v) {
-  std::memcpy(at, &v, sizeof v);
-}
-template <typename T>
-T Get(const uint8_t* at) {
-  T v;
-  std::memcpy(&v, at, sizeof v);
-  return v;
-}
+using wire::Get;
+using wire::Put;
 
 auto Key(const repr::Interval& i) { return std::tie(i.rank, i.first, i.last, i.t0, i.t1, i.cost, i.tasks); }
 
