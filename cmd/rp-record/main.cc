@@ -36,11 +36,13 @@ int main(int argc, char** argv) {
                  "with --online: keep K representative paths of the run too (path, path_interval records, as "
                  "rp-repr -k K writes for the run)")
       ->type_name("K")
-      ->check(rp::cli::Between(2, 16));
+      ->check(rp::cli::Between(2, 16))
+      ->default_str("none");
   std::string select = "repr";
   app.add_option("--select", select,
                  "with --online-paths: the paths at uniformly spaced percentiles of cost (repr) or the K/2 most "
                  "and least costly (topk)")
+      ->type_name("HOW")
       ->check(CLI::IsMember({"repr", "topk"}))
       ->default_str("repr");
   app.add_option("--collector", options.collector, "librpcollect.so to preload (default: installed with rp-record)")
