@@ -16,6 +16,10 @@ namespace {
 
 double Ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
+// The share of the symptom a function's phase-by-phase max - avg must reach
+// to be named a cause of dynamic imbalance.
+constexpr double kMovingShare = 0.5;
+
 // Functions whose `ns` is at least `least`, the largest first (ties by name).
 template <typename Map>
 std::vector<std::pair<double, int32_t>> Significant(const Map& by_function, double least,
@@ -177,7 +181,18 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
   f.set_category("load_imbalance");
   std::map<int32_t, double> by_function;
   for (const auto& [function, c] : t.causes) by_function[function] = t.CauseNs(c);
-  const auto causes = Significant(by_function, config_.cause_share * t.symptom, tree_);
+  auto causes = Significant(by_function, config_.cause_share * t.symptom, tree_);
+  // Dynamic imbalance: no function differs over the run, but phase by
+  // phase one rank is busier, a different one each time (the paper's max -
+  // avg in the same phase, summed). Half the symptom at least: the
+  // maximum of equal but noisy per-phase times lies above their mean.
+  bool moving = false;
+  if (causes.empty()) {
+    std::map<int32_t, double> by_phase;
+    for (const auto& [function, c] : t.causes) by_phase[function] = c.phase_excess;
+    causes = Significant(by_phase, kMovingShare * t.symptom, tree_);
+    moving = !causes.empty();
+  }
   // No computation explains the waiting but an MPI-IO site on some ranks
   // does (a rank writing before the synchronization): the I/O finding
   // tells it.
@@ -229,14 +244,24 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
     // The ranks that do the first cause's extra work: at least half the
     // largest excess.
     const Totals::Cause& top = t.causes.at(causes[0].second);
-    const std::vector<int64_t> heavy = Heaviest(t.Excess(top));
+    const std::vector<int64_t> heavy = Heaviest(moving ? top.busiest : t.Excess(top));
     f.set_ranks(heavy);
     const std::string name = report::ShortFunction(names[0]);
     std::vector<int64_t> by_rank;
     for (double x : top.time) by_rank.push_back(std::llround(x));
     f.set_rank_values(by_rank);
     f.set_rank_label(name + " (computation)");
-    if (Serial(top.time, ranks)) {
+    if (moving) {
+      int64_t most = 0;
+      for (double n : top.busiest) most = std::max<int64_t>(most, std::llround(n));
+      evidence += "; " + name + " on the busiest rank of each phase takes " +
+                  report::Duration(std::llround(causes[0].first / static_cast<double>(t.phases))) +
+                  " more than its mean in that phase, but the busiest rank changes (" + RankList(heavy) +
+                  ", none in more than " + std::to_string(most) + " of the " + std::to_string(t.phases) +
+                  " phases): over the run the ranks' times even out";
+      remedy = "Balance the work in " + name + " phase by phase: the load moves between the ranks (rebalance "
+               "as it shifts: dynamic load balancing, work stealing, or repartitioning every few phases)";
+    } else if (Serial(top.time, ranks)) {
       f.set_category("serialisation");
       double all_time = 0;
       for (double x : top.time) all_time += x;
@@ -268,8 +293,13 @@ void Findings::Imbalance(int64_t cluster, const Totals& t, int64_t runtime,
       }
     }
   } else {
-    remedy = "Distribute the work before " + f.call + " evenly over the ranks; record samples (rp-record " +
-             "--sample-hz 200) to name the functions that differ";
+    // No function's time differs between the ranks over the phases: the
+    // slowest rank changes from phase to phase, or the ranks wait for one
+    // another in turn before the synchronization.
+    evidence += "; no function's time differs between the ranks over the phases";
+    remedy = "The waiting moves from rank to rank: the slowest rank changes from phase to phase (balance each "
+             "phase's work, not the run's), or the ranks wait for one another in turn before " + f.call +
+             " (a chain of messages); rp-cpath shows the ranks and functions on the critical path";
   }
   f.set_evidence(evidence);
   f.set_remedy(remedy);
@@ -619,8 +649,8 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
     const double saved = z ? std::min(excess, static_cast<double>(z->reduction)) : excess;
     if (saved < 0.5 || saved < least) continue;
     if (auto c = covered_causes.find(dominant(static_cast<int32_t>(s.site)));
-        c != covered_causes.end() && static_cast<double>(c->second) >= 0.5 * saved) {
-      continue;  // the imbalance or wait state that names its function tells it
+        c != covered_causes.end() && static_cast<double>(c->second) >= saved) {
+      continue;  // the imbalance or wait state that names its function tells as much
     }
     trace::FindingRecord f;
     f.set_category("critical_computation");
@@ -632,7 +662,9 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
                    ": the ranks on the path do more of it than the others" +
                    (z ? "; were it instant, the path would be " + report::Duration(z->reduction) + " shorter" : ""));
     f.set_remedy("Balance the computation before " + where + " over the ranks, or shorten it where the critical "
-                 "path runs (rp-cpath shows the path's ranks)");
+                 "path runs (rp-cpath shows the path's ranks); where ranks compute one after another, each "
+                 "waiting for the message of the one before, split the work into pieces that flow through the "
+                 "ranks together (pipelining)");
     out->push_back(f);
   }
   for (const trace::CpProfileRecord& fn : p.functions) {

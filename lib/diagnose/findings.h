@@ -7,7 +7,10 @@
 //                   synchronizations is; saved = the what-if of balancing
 //                   the first cause (what_if.h), the symptom where no
 //                   what-if was measured; causes: functions whose max - avg is
-//                   at least cause_share of it. When no function is a
+//                   at least cause_share of it; failing those, functions
+//                   whose max - avg phase by phase, summed, is at least
+//                   half of it (dynamic imbalance: the busiest rank
+//                   changes). When no function is a
 //                   cause but an MPI-IO site's time is uneven over the
 //                   ranks, the I/O finding tells it.
 //   serialisation   §3's special case of load imbalance: its first cause
@@ -57,7 +60,9 @@
 //                   excess, at most the what-if of the computation taking
 //                   no time; not for sites an imbalance or wait-state
 //                   finding names, nor for those whose computation is
-//                   mostly such a finding's first cause;
+//                   mostly the first cause of such a finding that saves at
+//                   least as much (a chain of late senders saves only the
+//                   average wait, the path's excess is the whole chain);
 //     off_path_hotspot  a function computing at least 10% of all ranks'
 //                   time and less than half that share of the path: saved =
 //                   its what-if (small: optimising it will not shorten
@@ -105,7 +110,7 @@ class Findings {
   // imbalance or wait-state finding already names, and `covered_causes`
   // the functions they name first, with the most such a finding saves (a
   // site whose computation is mostly one of them, by `dominant(site)`, is
-  // that finding's too when it saves at least half as much); `named`:
+  // that finding's too when it saves at least as much); `named`:
   // sites a communication or I/O finding names.
   void CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers,
                     const std::function<std::string(int32_t)>& dominant, int64_t runtime,

@@ -113,7 +113,19 @@ void Totals::Add(const PhaseFigures& f) {
   for (const auto& [function, ns] : f.functions) {
     Cause& c = causes[function];
     if (c.time.size() < f.ranks.size()) c.time.resize(f.ranks.size());
-    for (size_t r : members) c.time[r] += static_cast<double>(ns[r]);
+    if (c.busiest.size() < f.ranks.size()) c.busiest.resize(f.ranks.size());
+    double sum = 0;
+    size_t top = members[0];
+    for (size_t r : members) {
+      c.time[r] += static_cast<double>(ns[r]);
+      sum += static_cast<double>(ns[r]);
+      if (ns[r] > ns[top]) top = r;
+    }
+    const double excess = static_cast<double>(ns[top]) - sum / static_cast<double>(members.size());
+    if (excess > 0) {
+      c.phase_excess += excess;
+      c.busiest[top] += 1;
+    }
   }
 }
 

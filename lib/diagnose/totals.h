@@ -32,6 +32,11 @@ struct Totals {
   std::map<std::pair<int32_t, int32_t>, int64_t> closing;  // (site, MPI function) -> phases it closed
   struct Cause {
     std::vector<double> time;  // by rank: its time in the function
+    // The paper's own measure, phase by phase: max - avg over the ranks in
+    // each phase, summed; and how often each rank was the busiest. Where
+    // the busiest rank changes between phases the sums above even out.
+    double phase_excess = 0;
+    std::vector<double> busiest;  // by rank: phases it was the busiest in
   };
   std::map<int32_t, Cause> causes;  // by function
   // Balancing a function (what_if.h), summed over the closed phases where

@@ -6,6 +6,6 @@
 # it (main), rank 2 30 and rank 0 100: main's delay, 610 and 540, is
 # charged with both waits. The late sender is cpath.cmd's. The path's
 # 100 ns more than an average rank before MPI_Finalize is main's too
-# (without samples, the function making the call): the wait state that
-# names main first, saving 83, tells it, not a critical computation.
+# (without samples, the function making the call), but the wait state that
+# names main first saves only 83: the critical computation is told too.
 rp-diagnose --no-passthrough testdata/traces/cpath.ndjson

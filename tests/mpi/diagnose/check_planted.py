@@ -70,6 +70,15 @@ def main(mode, ranks, iterations, base_us, extra_us, heavy, source, path):
         # (BASE + EXTRA) / P like every rank, on top of their BASE.
         "hotspot": ("serialisation", "closing", "solve_cells", [1], extra - (base + extra) / ranks),
         "posix_io": ("serialisation", "closing", "write_file", [0], None),
+        # A different rank is the slow one each phase: summed over the run
+        # every rank works alike, phase by phase one works EXTRA more.
+        "rotating": ("load_imbalance", "closing", "solve_cells", list(range(ranks)), (ranks - 1) / ranks * extra),
+        # The ranks but the last send after EXTRA, each after receiving
+        # from the one before: the path computes (P - 1) EXTRA before the
+        # MPI_Send, an average sender EXTRA.
+        "chain": ("critical_computation", "critical_computation", None, "none", (ranks - 2) * extra),
+        # The Allreduce's own time (its operation naps), by the app's clock.
+        "slow_collective": ("communication_on_path", "communication_on_path", None, "none", None),
     }[mode]
     category, marker, cause, culprits, loss = want
     if loss is None:  # the app's own clock: the planted calls' time over all ranks
@@ -97,7 +106,9 @@ def main(mode, ranks, iterations, base_us, extra_us, heavy, source, path):
     check(top.get("line") == line, f"at line {top.get('line')}, planted at {line} ({marker})")
     if cause is not None:
         check(top.get("causes", [None])[0] == cause, f"first cause {top.get('causes')}, planted {cause}")
-    if culprits in ("any", None):  # any rank; None: any but the root
+    if culprits == "none":  # a finding of the path, not of ranks
+        check("ranks" not in top, f"ranks {top.get('ranks')}, planted none")
+    elif culprits in ("any", None):  # any rank; None: any but the root
         least = 0 if culprits == "any" else 1
         got = top.get("ranks", [])
         check(bool(got) and all(least <= r < ranks for r in got), f"ranks {got}, planted any of {least}..{ranks - 1}")

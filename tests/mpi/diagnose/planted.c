@@ -71,7 +71,21 @@
  *                write(2) (in write_file) each phase, timed by the app:
  *                the others wait (serialisation); spread over the ranks,
  *                the writes save (P - 1) / P of their time.
- *   With -w FILE, frequent, polling and posix_io write "io_ns T" too.
+ *   rotating     in phase i rank i mod P works EXTRA more in solve_cells:
+ *                over the run every rank works alike, phase by phase the
+ *                others wait at the Allreduce, (P - 1) / P * EXTRA a phase.
+ *   chain        rank r receives from r - 1, produces for EXTRA and sends
+ *                to r + 1: the ranks compute one after another, and the
+ *                critical path computes (P - 1) * EXTRA before the
+ *                MPI_Send where an average sender computes EXTRA:
+ *                (P - 2) * EXTRA a phase more.
+ *   slow_collective  after BASE every rank calls an MPI_Allreduce whose
+ *                operation naps EXTRA each time MPI applies it: the
+ *                collective itself is slow, on the critical path; taken
+ *                out, it saves its time averaged over the ranks, by the
+ *                app's own clock.
+ *   With -w FILE, frequent, polling, posix_io and slow_collective write
+ *   "io_ns T" too.
  *   balanced     none: every rank works BASE.
  * Every function sleeps in libc itself, so the samples name it.
  *
@@ -104,6 +118,15 @@ __attribute__((noinline)) void consume(long us) { NAP(us); }
 __attribute__((noinline)) void solve_fluid(long us) { NAP(us); }
 __attribute__((noinline)) void solve_solid(long us) { NAP(us); }
 __attribute__((noinline)) void smooth_field(long us) { NAP(us); }
+
+/* slow_collective: a reduction operation that takes g_op_us each time
+ * MPI applies it, so the collective itself costs a known time. */
+static long g_op_us;
+static void napping_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
+  (void)type;
+  for (int i = 0; i < *len; ++i) ((double*)inout)[i] += ((double*)in)[i];
+  NAP(g_op_us);
+}
 
 /* posix_io: rank 0's checkpoint with plain write(2), returning its time. */
 __attribute__((noinline)) double write_file(int fd, const char* buf, size_t n) {
@@ -175,6 +198,11 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 3; ++i) write_file(posix_fd, io_buf, 32 << 20);
   }
   static double small[512], small_sum[512];
+  MPI_Op slow_sum = MPI_OP_NULL;
+  if (strcmp(mode, "slow_collective") == 0) {
+    g_op_us = extra;
+    MPI_Op_create(napping_sum, 1, &slow_sum);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iterations; ++it) {
     if (strcmp(mode, "imbalance") == 0) {
@@ -239,6 +267,19 @@ int main(int argc, char** argv) {
       for (int i = 0; i < 64; ++i) {
         MPI_Recv(&msg, 1, MPI_DOUBLE, (rank + size - 1) % size, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       }
+    } else if (strcmp(mode, "chain") == 0) {
+      /* A tag of its own: identical calls elsewhere may be merged into one
+       * by the compiler, with one line for both. */
+      if (rank > 0) MPI_Recv(&msg, 1, MPI_DOUBLE, rank - 1, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      produce(extra);
+      if (rank + 1 < size) MPI_Send(&x, 1, MPI_DOUBLE, rank + 1, 11, MPI_COMM_WORLD); /* critical_computation */
+    } else if (strcmp(mode, "rotating") == 0) {
+      solve_cells(base + (it % size == rank ? extra : 0));
+    } else if (strcmp(mode, "slow_collective") == 0) {
+      solve_cells(base);
+      const double t = MPI_Wtime();
+      MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, slow_sum, MPI_COMM_WORLD); /* communication_on_path */
+      planted_time += MPI_Wtime() - t;
     } else if (strcmp(mode, "hotspot") == 0) {
       if (rank == 1) solve_cells(base + extra);
       else smooth_field(base);

@@ -6,8 +6,9 @@
 # in the wrong order), two programs of uneven work in one run (MPMD),
 # wait at a barrier, rank 0 writing a file alone with MPI-IO and with
 # write(2), 16 MiB messages, frequent small Allreduces and polling with
-# Iprobe (all four timed by the app itself), an off-path hot spot, and a
-# balanced run, each through the whole
+# Iprobe (all four timed by the app itself), an off-path hot spot, a slow
+# rank that changes every phase, ranks computing one after another in a
+# chain, a collective slow in itself, and a balanced run, each through the whole
 # pipeline; then the imbalanced run compared with the balanced one.
 set -euo pipefail
 source tests/mpi/testenv.sh
@@ -20,9 +21,11 @@ failed=0
 MPIRUN+=(--mca mpi_yield_when_idle 1)
 # Modes whose planted calls or I/O keep a core busy run on 2 ranks, one a
 # core: oversubscribed, they would delay the sleeping ranks' wake-ups.
+# slow_collective runs on 4: every rank applies the Allreduce's operation
+# equally often (recursive doubling on a power of two).
 for mode in imbalance serial late_sender late_broadcast early_reduce wait_nxn wait_barrier late_receiver wrong_order \
-  mpmd serial_io large_messages hotspot frequent polling posix_io balanced; do
-  case $mode in frequent | polling | posix_io) ranks=2 ;; *) ranks=6 ;; esac
+  mpmd serial_io large_messages hotspot frequent polling posix_io rotating chain slow_collective balanced; do
+  case $mode in frequent | polling | posix_io) ranks=2 ;; slow_collective) ranks=4 ;; *) ranks=6 ;; esac
   rp-record -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np $ranks "$app" -m $mode -n 30 -b 40000 -e 16000 -r 2,3 \
     -w "$work/$mode.measured"
   export PLANTED_REPORT=$work/$mode.measured
