@@ -64,6 +64,10 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
     // The previous call's exit, where the computation before a call starts.
     int64_t before = rank < carried_.size() && carried_[rank].started ? carried_[rank].time : run_start_;
+    // The phase of the rank's last call, its figures and cluster: a rank's
+    // calls run phase after phase.
+    PhaseFigures* at = nullptr;
+    int64_t at_cluster = -1;
     for (uint32_t e : w.by_rank[rank]) {
       const window::Event& ev = w.events[e];
       const int64_t start = std::max(before, run_start_);
@@ -76,7 +80,12 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
         if (callers.size() <= rank) callers.resize(ranks);
         callers[rank] = true;
       }
-      PhaseFigures& f = At(phased_ ? ev.phase : kNone, ranks);
+      const int32_t phase = phased_ ? ev.phase : kNone;
+      if (at == nullptr || at->phase != phase) {
+        at = &At(phase, ranks);
+        at_cluster = phased_ ? ends_.cluster(phase) : -1;
+      }
+      PhaseFigures& f = *at;
       RankFigures& r = f.ranks[rank];
       const profile::Attribution::Computation c = attribution_.Before(e);
       if (r.held && !ev.bounds_application()) {  // not the closing call after all
@@ -129,7 +138,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
         if (site.ranks.size() < ranks) site.ranks.resize(ranks);
         site.ranks[rank] += ev.t1 - ev.t0;
       }
-      timeline_.Call(f.phase, phased_ ? ends_.cluster(f.phase) : -1, static_cast<int32_t>(rank), start, ev.t0,
+      timeline_.Call(f.phase, at_cluster, static_cast<int32_t>(rank), start, ev.t0,
                      t.wait_before, ev.t1);
       // The last call so far: the closing one if the phase ends here.
       const bool sync = w.lines[ev.line].global_sync;

@@ -265,10 +265,19 @@ void Zeroings::Add(const Graph& g, const CriticalPath& cp, const std::vector<Pro
   const int64_t run_start = cp.started() ? cp.run_start() : g.application_start();
   // What-ifs first seen here start from the unchanged lengths.
   std::vector<Key> fresh;
+  const window::Event* last = nullptr;
   for (const window::Event& e : g.window().events) {
+    if (last != nullptr && e.site == last->site) continue;  // a rank's calls often repeat a site
+    last = &e;
+    const bool dense = e.site >= 0 && e.site < (1 << 20);  // ids from other tools may be anything
+    if (dense && static_cast<size_t>(e.site) < known_.size() && known_[e.site]) continue;
     for (int32_t kind : {0, 1}) {
       const Key key{kind, e.site};
       if (!std::binary_search(keys_.begin(), keys_.end(), key)) fresh.push_back(key);
+    }
+    if (dense) {
+      if (static_cast<size_t>(e.site) >= known_.size()) known_.resize(e.site + 1);
+      known_[e.site] = true;
     }
   }
   for (const ProcedureCuts& p : procedures) {
@@ -282,8 +291,15 @@ void Zeroings::Add(const Graph& g, const CriticalPath& cp, const std::vector<Pro
     keys_.insert(keys_.begin() + at, key);
     ends_.insert(ends_.begin() + at, cp.ends());
   }
+  // Sites' what-ifs in batches, one pass each; procedures one by one
+  // (each has its own cuts).
+  size_t sites = 0;
+  while (sites < keys_.size() && keys_[sites].kind != 2) ++sites;
+  for (size_t first = 0; first < sites; first += kBatch) {
+    RunSites(g, first, std::min(kBatch, sites - first), run_start);
+  }
   cut_.assign(g.events(), 0);
-  for (size_t i = 0; i < keys_.size(); ++i) {
+  for (size_t i = sites; i < keys_.size(); ++i) {
     Zeroing zero{keys_[i].id, keys_[i].kind == 1, nullptr};
     const std::vector<Cut>* cuts = nullptr;
     if (keys_[i].kind == 2) {
@@ -299,6 +315,70 @@ void Zeroings::Add(const Graph& g, const CriticalPath& cp, const std::vector<Pro
     lp_.Advance(g, &ends_[i]);
     if (cuts != nullptr) {
       for (const Cut& c : *cuts) cut_[c.event] = 0;
+    }
+  }
+}
+
+// LongestPath::Run and Advance for `count` site what-ifs at once: their
+// lengths side by side at each node, so the graph is walked once for all.
+// Only lengths: a what-if's length needs no predecessors, and the ties
+// Run breaks do not change it.
+void Zeroings::RunSites(const Graph& g, size_t first, size_t count, int64_t run_start) {
+  const size_t b = count;
+  lengths_.resize(static_cast<size_t>(g.nodes()) * b);
+  int32_t site[kBatch];
+  bool compute[kBatch];
+  for (size_t k = 0; k < b; ++k) site[k] = keys_[first + k].id, compute[k] = keys_[first + k].kind == 1;
+  const window::Window& w = g.window();
+  for (uint32_t node : g.order()) {
+    int64_t* out = &lengths_[static_cast<size_t>(node) * b];
+    if (g.is_hub(node)) {
+      std::fill(out, out + b, INT64_MIN);
+      for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
+        const int64_t* in = &lengths_[static_cast<size_t>(*m) * b];
+        for (size_t k = 0; k < b; ++k) out[k] = std::max(out[k], in[k]);
+      }
+      continue;
+    }
+    const uint32_t e = EventOf(node);
+    const window::Event& ev = w.events[e];
+    if (!IsExit(node)) {
+      const uint32_t before = g.previous(node);
+      for (size_t k = 0; k < b; ++k) {
+        int64_t from, weight;
+        if (before != kNoNode) {
+          from = lengths_[static_cast<size_t>(before) * b + k];
+          weight = g.compute(e);
+        } else {
+          const std::vector<RankEnd>& ends = ends_[first + k];
+          const RankEnd& end = static_cast<size_t>(ev.rank) < ends.size() ? ends[ev.rank] : RankEnd{};
+          from = end.started ? end.length : 0;
+          weight = std::max<int64_t>(ev.t0 - EdgeStart(end, run_start), 0);
+        }
+        out[k] = from + (ev.site == site[k] && compute[k] ? 0 : weight);
+      }
+      continue;
+    }
+    const int64_t local = g.local(e);
+    const int64_t* prev = &lengths_[static_cast<size_t>(node - 1) * b];
+    bool zeroed[kBatch];
+    for (size_t k = 0; k < b; ++k) {
+      zeroed[k] = ev.site == site[k] && !compute[k];
+      out[k] = prev[k] + (zeroed[k] ? 0 : local);
+    }
+    for (const CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
+      if (c->weight < 0) continue;  // dropped to break a cycle
+      const int64_t* in = &lengths_[static_cast<size_t>(c->from) * b];
+      for (size_t k = 0; k < b; ++k) out[k] = std::max(out[k], in[k] + (zeroed[k] ? 0 : c->weight));
+    }
+  }
+  for (size_t k = 0; k < b; ++k) {
+    std::vector<RankEnd>& ends = ends_[first + k];
+    if (ends.size() < g.ranks()) ends.resize(g.ranks());
+    for (size_t rank = 0; rank < g.ranks(); ++rank) {
+      const uint32_t last = g.last_event(rank);
+      if (last == kNoNode) continue;
+      ends[rank] = RankEnd{lengths_[static_cast<size_t>(Exit(last)) * b + k], w.events[last].t1, true};
     }
   }
 }

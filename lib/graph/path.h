@@ -168,8 +168,9 @@ class CriticalPath {
 // procedure whose cuts the caller gives: the length the critical path
 // would have if the computation leading to calls at a site, or those
 // calls, or a procedure's share of every computation, took no time —
-// recomputed on the graph, so another path may become critical. One
-// longest-path pass per what-if and window.
+// recomputed on the graph, so another path may become critical. Per
+// window, one longest-path pass for each 16 sites' what-ifs (their lengths
+// side by side) and one per procedure.
 class Zeroings {
  public:
   // Call before cp.Add(g): `cp` gives the run's start and base lengths for
@@ -191,10 +192,15 @@ class Zeroings {
     int32_t id;
     auto operator<=>(const Key&) const = default;
   };
-  std::vector<Key> keys_;  // sorted
+  static constexpr size_t kBatch = 16;  // site what-ifs a pass
+  void RunSites(const Graph& g, size_t first, size_t count, int64_t run_start);
+
+  std::vector<bool> known_;  // by site: its keys are in keys_
+  std::vector<Key> keys_;  // sorted: sites' (kinds 0, 1) before procedures'
   std::vector<std::vector<RankEnd>> ends_;
   LongestPath lp_;
   std::vector<int64_t> cut_;
+  std::vector<int64_t> lengths_;  // RunSites: a batch's lengths, node by node
 };
 
 }  // namespace rp::graph
