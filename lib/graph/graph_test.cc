@@ -232,5 +232,49 @@ TEST(CriticalPathTest, CollectorWorkIsNotInTheLength) {
   EXPECT_EQ(a->graph.application_start(), 10);
 }
 
+// Sites' what-ifs run 16 to a pass: with 40 iterations of a ping-pong,
+// each iteration at sites of its own (160 what-ifs, ten passes), every
+// length equals one longest-path pass with that single what-if.
+TEST(ZeroingsTest, BatchedSitesEqualOnePassEach) {
+  std::string text = TestHeader(2) + Init(0, 10) + Init(1, 20);
+  int64_t t = 10;
+  for (int i = 0; i < 40; ++i) {
+    const std::string tag = R"(,"tag":0,"bytes":8)";
+    const int64_t work0 = 100 + 7 * i, work1 = 300 - 5 * i;
+    // Rank 0 works, sends; rank 1 receives, works, sends back; rank 0 receives.
+    text += TestMpi(0, 1 + 2 * i, "MPI_Send", t + work0, t + work0 + 10,
+                    ",\"site\":" + std::to_string(100 + i) + R"(,"peer":1)" + tag);
+    text += TestMpi(1, 1 + 2 * i, "MPI_Recv", t, t + work0 + 20,
+                    ",\"site\":" + std::to_string(200 + i) + R"(,"peer":0)" + tag);
+    const int64_t back = t + work0 + 20 + work1;
+    text += TestMpi(1, 2 + 2 * i, "MPI_Send", back, back + 10,
+                    ",\"site\":" + std::to_string(300 + i) + R"(,"peer":0)" + tag);
+    text += TestMpi(0, 2 + 2 * i, "MPI_Recv", t + work0 + 10, back + 20,
+                    ",\"site\":" + std::to_string(400 + i) + R"(,"peer":1)" + tag);
+    t = back + 20;
+  }
+  text += TestMpi(0, 81, "MPI_Finalize", t + 50, t + 60, R"(,"site":12)") +
+          TestMpi(1, 81, "MPI_Finalize", t + 50, t + 60, R"(,"site":22)");
+  auto a = Analyse(text);
+  EXPECT_EQ(a->zeroings.Results().size(), 2u * (4 * 40 + 4));
+  for (int32_t site : {10, 20, 100, 115, 116, 139, 200, 231, 300, 317, 400, 439, 12}) {
+    for (bool compute : {true, false}) {
+      SCOPED_TRACE("site " + std::to_string(site) + (compute ? " compute" : " mpi"));
+      LongestPath lp;
+      const Zeroing zero{site, compute, nullptr};
+      lp.Run(a->graph, {}, a->graph.application_start(), &zero);
+      std::vector<RankEnd> ends;
+      lp.Advance(a->graph, &ends);
+      int64_t want = 0;
+      for (const RankEnd& e : ends) want = std::max(want, e.length);
+      EXPECT_EQ(Zeroed(*a, site, compute), want);
+    }
+  }
+  // By hand: rank 0's 50 ns before MPI_Finalize taken out leaves rank 1's
+  // 50 ns, so the path keeps its length; rank 0's first computation (100
+  // ns) taken out shortens the whole chain by it.
+  EXPECT_EQ(Zeroed(*a, 100, true), Zeroed(*a, 12, true) - 100);
+}
+
 }  // namespace
 }  // namespace rp::graph
