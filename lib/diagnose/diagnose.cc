@@ -103,7 +103,7 @@ class Diagnosis {
           const int32_t f = figures.DominantFunction(site);
           return f >= 0 ? tree.functions()[f] : std::string();
         },
-        runtime, covered, covered_causes, named, &all);
+        [&](int32_t site) { return figures.PathCompute(site); }, runtime, covered, covered_causes, named, &all);
     // Most severe first; ties in a fixed order, so reports diff well.
     std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.severity > b.severity; });
     for (const trace::FindingRecord& f : all) RP_RETURN_IF_ERROR(out.Write(f));
@@ -134,6 +134,7 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   RP_RETURN_IF_ERROR(figures.NoteRecords(dict));
   Diagnosis diagnosis(config, dict);
   PathSource path(dict, [&figures](const trace::CpSegmentRecord& s) {
+    figures.PathStep(s);
     if (s.has_phase() || !figures.phased()) {
       figures.timeline().Step(s.has_phase() ? static_cast<int32_t>(s.phase) : kNone, static_cast<int32_t>(s.rank),
                               s.t0, s.t1);

@@ -266,6 +266,24 @@ void Figures::MeasureBalance(const graph::Graph& g) {
   }
 }
 
+void Figures::PathStep(const trace::CpSegmentRecord& s) {
+  if (s.kind != "compute" || !s.has_site() || s.rank < 0 || s.length <= 0) return;
+  if (s.rank >= (1 << 20)) return;  // a stray rank must not size the table
+  std::vector<double>& by_rank = path_compute_[static_cast<int32_t>(s.site)];
+  if (by_rank.size() <= static_cast<size_t>(s.rank)) by_rank.resize(s.rank + 1);
+  by_rank[s.rank] += static_cast<double>(s.length);
+}
+
+std::vector<double> Figures::PathCompute(int32_t site) const {
+  auto it = path_compute_.find(site);
+  if (it == path_compute_.end()) return {};
+  std::vector<double> out = it->second;
+  size_t ranks = 0;  // a value for every rank that made calls
+  for (const auto& [s, by_rank] : callers_) ranks = std::max(ranks, by_rank.size());
+  if (out.size() < ranks) out.resize(ranks);
+  return out;
+}
+
 int64_t Figures::callers(int32_t site) const {
   auto it = callers_.find(site);
   return it == callers_.end() ? 0 : std::count(it->second.begin(), it->second.end(), true);

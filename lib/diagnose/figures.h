@@ -148,6 +148,11 @@ class Figures {
   int32_t DominantFunction(int32_t site) const;
   Timeline& timeline() { return timeline_; }
   const Timeline& timeline() const { return timeline_; }
+  // A step of the run's critical path: its computation before calls at a
+  // site, by rank, names the ranks a critical computation runs on.
+  void PathStep(const trace::CpSegmentRecord& s);
+  // The path's computation before calls at `site`, by rank (empty if none).
+  std::vector<double> PathCompute(int32_t site) const;
 
  private:
   PhaseFigures& At(int32_t phase, size_t ranks);
@@ -181,6 +186,7 @@ class Figures {
   std::vector<repr::RankSet> carried_;
   std::map<int32_t, PhaseFigures> open_;
   std::unordered_map<int32_t, std::vector<bool>> callers_;  // by site: the ranks calling it
+  std::unordered_map<int32_t, std::vector<double>> path_compute_;  // by site, by rank
   bool started_ = false, phased_ = false;
   int64_t run_start_ = 0, run_end_ = INT64_MIN;
 };

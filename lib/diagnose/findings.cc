@@ -596,7 +596,8 @@ void Findings::PosixIo(int64_t cluster, const Totals& t, int64_t runtime, const 
 
 // Critical-path findings (see findings.h), from the run's records.
 void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers,
-                            const std::function<std::string(int32_t)>& dominant, int64_t runtime,
+                            const std::function<std::string(int32_t)>& dominant,
+                            const std::function<std::vector<double>(int32_t)>& path_compute, int64_t runtime,
                             const std::set<int64_t>& covered, const std::map<std::string, int64_t>& covered_causes,
                             const std::set<int64_t>& named, std::vector<trace::FindingRecord>* out) const {
   if (!p.summary || runtime <= 0) return;
@@ -657,8 +658,20 @@ void Findings::CriticalPath(const PathRecords& p, const std::function<int64_t(in
     f.set_wasted(0);
     const std::string where = Locate(kNone, nullptr, std::llround(saved), runtime, static_cast<int32_t>(s.site),
                                      s.has_call() ? mpi::FindFunction(s.call) : -1, &f);
+    // The ranks the path computes it on: at least half as much as the most.
+    const std::vector<double> on_path = path_compute(static_cast<int32_t>(s.site));
+    const std::vector<int64_t> heavy = Heaviest(on_path);
+    std::string ranks_text;
+    if (!heavy.empty()) {
+      f.set_ranks(heavy);
+      std::vector<int64_t> values;
+      for (double x : on_path) values.push_back(std::llround(x));
+      f.set_rank_values(values);
+      f.set_rank_label("computation on the critical path before " + f.call);
+      ranks_text = ", most of it on " + RankList(heavy);
+    }
     f.set_evidence("the critical path computes " + report::Duration(s.cp_compute) + " before calls to " + where +
-                   ", an average rank " + report::Duration(std::llround(average)) +
+                   ranks_text + ", an average rank " + report::Duration(std::llround(average)) +
                    ": the ranks on the path do more of it than the others" +
                    (z ? "; were it instant, the path would be " + report::Duration(z->reduction) + " shorter" : ""));
     f.set_remedy("Balance the computation before " + where + " over the ranks, or shorten it where the critical "

@@ -111,9 +111,11 @@ class Findings {
   // the functions they name first, with the most such a finding saves (a
   // site whose computation is mostly one of them, by `dominant(site)`, is
   // that finding's too when it saves at least as much); `named`:
-  // sites a communication or I/O finding names.
+  // sites a communication or I/O finding names; `path_compute(site)`: the
+  // path's computation before calls at the site, by rank.
   void CriticalPath(const PathRecords& p, const std::function<int64_t(int32_t)>& callers,
-                    const std::function<std::string(int32_t)>& dominant, int64_t runtime,
+                    const std::function<std::string(int32_t)>& dominant,
+                    const std::function<std::vector<double>(int32_t)>& path_compute, int64_t runtime,
                     const std::set<int64_t>& covered, const std::map<std::string, int64_t>& covered_causes,
                     const std::set<int64_t>& named, std::vector<trace::FindingRecord>* out) const;
 

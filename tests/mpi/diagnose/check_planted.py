@@ -75,8 +75,8 @@ def main(mode, ranks, iterations, base_us, extra_us, heavy, source, path):
         "rotating": ("load_imbalance", "closing", "solve_cells", list(range(ranks)), (ranks - 1) / ranks * extra),
         # The ranks but the last send after EXTRA, each after receiving
         # from the one before: the path computes (P - 1) EXTRA before the
-        # MPI_Send, an average sender EXTRA.
-        "chain": ("critical_computation", "critical_computation", None, "none", (ranks - 2) * extra),
+        # MPI_Send, an average sender EXTRA; on every sender.
+        "chain": ("critical_computation", "critical_computation", None, list(range(ranks - 1)), (ranks - 2) * extra),
         # The Allreduce's own time (its operation naps), by the app's clock.
         "slow_collective": ("communication_on_path", "communication_on_path", None, "none", None),
     }[mode]
