@@ -55,17 +55,20 @@ def main(work, modes):
         check(len(online) == 1 and online[0]["algo"] == "online", "%s: one online cp_summary" % mode)
         length = online[0]["length"]
         # The path is the measured work plus its MPI time: microseconds a
-        # hop, a barrier or collective a round (5 rounds here): within 5% + 2 ms.
-        most = online[0]["run_time"] if mode in POLLS else want * 1.05 + 2_000_000
+        # hop, a barrier or collective a round (5 rounds here), more when
+        # the machine is busy (scheduling on shared cores): the work's bound,
+        # 5% + 2 ms, holds the path's computation where it is all of the work.
+        bound = want * 1.05 + 2_000_000
+        most = online[0]["run_time"] if mode in POLLS or mode not in WAITS_IN_MPI else bound
         check(want <= length <= most,
               "%s: online length %d ns, the pattern's work %d ns (+ its MPI time)" % (mode, length, want))
         # Each piggyback paired with its own payload: the pattern's work is
         # computation on the path. Paired with another message's, the
         # receive would seem to wait and the gap be MPI time instead.
         if mode not in WAITS_IN_MPI:
-            check(online[0]["compute"] >= 0.99 * want,
-                  "%s: the path's computation %d ns covers the work (MPI %d ns)" %
-                  (mode, online[0]["compute"], online[0]["mpi"]))
+            check(0.99 * want <= online[0]["compute"] <= bound,
+                  "%s: the path's computation %d ns is the work %d ns (MPI %d ns)" %
+                  (mode, online[0]["compute"], want, online[0]["mpi"]))
         check(not online[0]["partial"] and online[0]["unmatched_receives"] == 0,
               "%s: every receive got its sender's path" % mode)
         # The same model on the same run: equal but for the clocks'
