@@ -20,6 +20,28 @@ namespace {
 // Where the program edge into a rank's first call of the window starts.
 int64_t EdgeStart(const RankEnd& end, int64_t run_start) { return end.started ? end.time : run_start; }
 
+// The program edge into a rank's first call of the window: the rank's path
+// length before it, and the computation on it.
+struct FirstEdge {
+  int64_t from, weight;
+};
+FirstEdge IntoFirstCall(const std::vector<RankEnd>& ends, const window::Event& ev, int64_t run_start) {
+  const RankEnd& end = static_cast<size_t>(ev.rank) < ends.size() ? ends[ev.rank] : RankEnd{};
+  return {end.started ? end.length : 0, std::max<int64_t>(ev.t0 - EdgeStart(end, run_start), 0)};
+}
+
+// Each rank's end past window `g`, the length at its last call's exit
+// given by `length(exit node)`.
+template <typename Length>
+void AdvanceEnds(const Graph& g, const Length& length, std::vector<RankEnd>* ends) {
+  if (ends->size() < g.ranks()) ends->resize(g.ranks());
+  for (size_t rank = 0; rank < g.ranks(); ++rank) {
+    const uint32_t last = g.last_event(rank);
+    if (last == kNoNode) continue;
+    (*ends)[rank] = RankEnd{length(Exit(last)), g.window().events[last].t1, true};
+  }
+}
+
 }  // namespace
 
 void LongestPath::Run(const Graph& g, const std::vector<RankEnd>& ends, int64_t run_start, const Zeroing* zero) {
@@ -51,9 +73,8 @@ void LongestPath::Run(const Graph& g, const std::vector<RankEnd>& ends, int64_t 
         from = length_[before];
         weight = g.compute(e);
       } else {
-        const RankEnd& end = static_cast<size_t>(ev.rank) < ends.size() ? ends[ev.rank] : RankEnd{};
-        from = end.started ? end.length : 0;
-        weight = std::max<int64_t>(ev.t0 - EdgeStart(end, run_start), 0);
+        const FirstEdge edge = IntoFirstCall(ends, ev, run_start);
+        from = edge.from, weight = edge.weight;
       }
       if (zero != nullptr && zero->cut != nullptr) {
         weight = std::max<int64_t>(weight - zero->cut[e], 0);
@@ -84,12 +105,7 @@ void LongestPath::Run(const Graph& g, const std::vector<RankEnd>& ends, int64_t 
 }
 
 void LongestPath::Advance(const Graph& g, std::vector<RankEnd>* ends) const {
-  if (ends->size() < g.ranks()) ends->resize(g.ranks());
-  for (size_t rank = 0; rank < g.ranks(); ++rank) {
-    const uint32_t last = g.last_event(rank);
-    if (last == kNoNode) continue;
-    (*ends)[rank] = RankEnd{length_[Exit(last)], g.window().events[last].t1, true};
-  }
+  AdvanceEnds(g, [this](uint32_t node) { return length_[node]; }, ends);
 }
 
 void LongestPath::Steps(const Graph& g, uint32_t node, const std::vector<RankEnd>& ends, int64_t run_start,
@@ -269,7 +285,7 @@ void Zeroings::Add(const Graph& g, const CriticalPath& cp, const std::vector<Pro
   for (const window::Event& e : g.window().events) {
     if (last != nullptr && e.site == last->site) continue;  // a rank's calls often repeat a site
     last = &e;
-    const bool dense = e.site >= 0 && e.site < (1 << 20);  // ids from other tools may be anything
+    const bool dense = e.site >= 0 && e.site < window::kDenseSites;
     if (dense && static_cast<size_t>(e.site) < known_.size() && known_[e.site]) continue;
     for (int32_t kind : {0, 1}) {
       const Key key{kind, e.site};
@@ -350,10 +366,8 @@ void Zeroings::RunSites(const Graph& g, size_t first, size_t count, int64_t run_
           from = lengths_[static_cast<size_t>(before) * b + k];
           weight = g.compute(e);
         } else {
-          const std::vector<RankEnd>& ends = ends_[first + k];
-          const RankEnd& end = static_cast<size_t>(ev.rank) < ends.size() ? ends[ev.rank] : RankEnd{};
-          from = end.started ? end.length : 0;
-          weight = std::max<int64_t>(ev.t0 - EdgeStart(end, run_start), 0);
+          const FirstEdge edge = IntoFirstCall(ends_[first + k], ev, run_start);
+          from = edge.from, weight = edge.weight;
         }
         out[k] = from + (ev.site == site[k] && compute[k] ? 0 : weight);
       }
@@ -373,13 +387,7 @@ void Zeroings::RunSites(const Graph& g, size_t first, size_t count, int64_t run_
     }
   }
   for (size_t k = 0; k < b; ++k) {
-    std::vector<RankEnd>& ends = ends_[first + k];
-    if (ends.size() < g.ranks()) ends.resize(g.ranks());
-    for (size_t rank = 0; rank < g.ranks(); ++rank) {
-      const uint32_t last = g.last_event(rank);
-      if (last == kNoNode) continue;
-      ends[rank] = RankEnd{lengths_[static_cast<size_t>(Exit(last)) * b + k], w.events[last].t1, true};
-    }
+    AdvanceEnds(g, [&](uint32_t node) { return lengths_[static_cast<size_t>(node) * b + k]; }, &ends_[first + k]);
   }
 }
 

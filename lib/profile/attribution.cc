@@ -9,7 +9,7 @@ Attribution::Attribution(const window::Dictionary& dict, ShareOrder order)
       ranks_limit_(dict.ranks > 0 ? dict.ranks : 0), order_(order) {}
 
 int32_t Attribution::SiteNode(int32_t site) {
-  if (site < 0 || site >= (1 << 20)) return tree_.InternSite(site);
+  if (site < 0 || site >= window::kDenseSites) return tree_.InternSite(site);
   if (static_cast<size_t>(site) >= site_nodes_.size()) site_nodes_.resize(site + 1, -1);
   int32_t& node = site_nodes_[site];
   if (node < 0) node = tree_.InternSite(site);

@@ -14,6 +14,9 @@
 namespace rp::window {
 
 inline constexpr int32_t kNone = INT32_MIN;  // field absent
+// Site ids below this may index tables directly; ids written by other
+// tools may be anything, and larger ones go to maps.
+inline constexpr int32_t kDenseSites = 1 << 20;
 inline constexpr int64_t kNoId = INT64_MIN;  // req or msg absent
 
 struct Event {
