@@ -45,6 +45,12 @@ int main(int argc, char** argv) {
       ->type_name("HOW")
       ->check(CLI::IsMember({"repr", "topk"}))
       ->default_str("repr");
+  app.add_option("--split", options.split,
+                 "write the trace as N files of contiguous rank groups (OUTPUT's name with .partK) and an index "
+                 "at OUTPUT; every rp tool reads the index as the whole trace")
+      ->type_name("N")
+      ->check(rp::cli::Between(1, 1 << 20))
+      ->default_str("one file");
   app.add_option("--collector", options.collector, "librpcollect.so to preload (default: installed with rp-record)")
       ->type_name("PATH");
   app.add_option("command", options.command, "the launch command, after --")->type_name("COMMAND");
@@ -57,6 +63,7 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  rp-record -o run.ndjson.zst -- mpirun -np 8 ./app input.dat\n"
       "  rp-record --merge /scratch/job42/rp-raw -o run.ndjson.zst && rp-cat --count run.ndjson.zst\n"
+      "  rp-record --split 16 -o run.ndjson.zst -- mpirun -np 4096 ./app   # run.part00.ndjson.zst ...\n"
       "  rp-record --online -o cp.ndjson -- mpirun -np 512 ./app && rp-report cp.ndjson\n"
       "  rp-record --online --trace run.ndjson.zst -o cp.ndjson -- mpirun -np 8 ./app\n"
       "  rp-record --online --online-paths 5 -o cp.ndjson -- mpirun -np 64 ./app && rp-cat -t path cp.ndjson");

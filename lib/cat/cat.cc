@@ -41,7 +41,10 @@ std::string CountReport(const std::array<int64_t, trace::kKnownRecordTypes>& kno
 
 std::vector<std::string> TypeNames() {
   std::vector<std::string> names;
-  for (const trace::RecordSpec& spec : trace::Schema()) names.emplace_back(spec.name);
+  for (const trace::RecordSpec& spec : trace::Schema()) {
+    // A split trace's part records are read as its parts' records.
+    if (spec.type != trace::RecordType::kPart) names.emplace_back(spec.name);
+  }
   return names;
 }
 

@@ -18,8 +18,21 @@ struct EventCounts {
   int64_t samples = 0;
 };
 
-// `ranks` after the first pass and the dictionaries (site_of, comm_global).
-Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, trace::Writer& writer);
+// Where a group of ranks' records go: the whole trace (one part of all
+// ranks), or one file of a split trace. WriteEvents fills in what the
+// index's part record says of it.
+struct PartOut {
+  trace::Writer* writer = nullptr;
+  int first_rank = 0, last_rank = 0;
+  int64_t records = 0;
+  int64_t t0 = INT64_MAX, t1 = INT64_MIN;  // least and greatest order time (mpi t0, sample t)
+};
+
+// `ranks` after the first pass and the dictionaries (site_of, comm_global);
+// `parts` cover every rank. Each part gets the merged sequence restricted
+// to its ranks, so merging the parts again by (time, rank) gives the
+// sequence one part of all ranks gets.
+Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, std::vector<PartOut>& parts);
 
 }  // namespace rp::recorder
 

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -310,8 +311,25 @@ void ReportGaps(const std::vector<RankInfo>& ranks, int world, MergeReport* repo
   }
 }
 
-Status WriteHeader(const std::vector<RankInfo>& ranks, int world, const MergeOptions& options,
-                   trace::Writer& writer) {
+// The run's identity: its ranks' hosts, boots and process ids, hashed
+// (FNV-1a), so that files of two runs of one command differ.
+std::string RunIdentity(const std::vector<RankInfo>& ranks) {
+  uint64_t hash = 14695981039346656037ULL;
+  auto add = [&](const void* bytes, size_t n) {
+    for (size_t i = 0; i < n; ++i) hash = (hash ^ static_cast<const unsigned char*>(bytes)[i]) * 1099511628211ULL;
+  };
+  for (const RankInfo& info : ranks) {
+    add(&info.rank, sizeof info.rank);
+    add(&info.header.pid, sizeof info.header.pid);
+    add(info.header.host, strnlen(info.header.host, sizeof info.header.host));
+    add(info.header.boot_id, strnlen(info.header.boot_id, sizeof info.header.boot_id));
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+trace::HeaderRecord MakeHeader(const std::vector<RankInfo>& ranks, int world, const MergeOptions& options) {
   trace::HeaderRecord header;
   header.set_schema(std::string(trace::kSchemaVersion));
   header.set_producer({std::string("rp-record ") + kVersion});
@@ -338,7 +356,69 @@ Status WriteHeader(const std::vector<RankInfo>& ranks, int world, const MergeOpt
   if (std::all_of(ranks.begin(), ranks.end(), [](const RankInfo& r) { return r.time_ordered; })) {
     header.set_order("time");
   }
-  return writer.Write(header);
+  header.set_run(RunIdentity(ranks));
+  return header;
+}
+
+// Contiguous rank groups with about equal records each (every group at
+// least one rank; a rank's weight is its records, plus one so that ranks
+// without any still spread).
+std::vector<std::pair<int, int>> RankGroups(const std::vector<RankInfo>& ranks, int world, int groups) {
+  groups = std::clamp(groups, 1, std::max(world, 1));
+  std::vector<int64_t> cumulative(world, 1);
+  for (const RankInfo& info : ranks) {
+    if (info.rank >= 0 && info.rank < world) cumulative[info.rank] += info.events + info.samples;
+  }
+  for (int r = 1; r < world; ++r) cumulative[r] += cumulative[r - 1];
+  const int64_t total = world > 0 ? cumulative.back() : 0;
+  std::vector<std::pair<int, int>> out;
+  int first = 0;
+  for (int k = 0; k < groups; ++k) {
+    int last = world - 1;
+    if (k + 1 < groups) {
+      const int64_t target = static_cast<int64_t>(static_cast<__int128>(total) * (k + 1) / groups);
+      last = first;
+      while (last < world - (groups - k) && cumulative[last] < target) ++last;
+    }
+    out.emplace_back(first, last);
+    first = last + 1;
+  }
+  return out;
+}
+
+// The events into options.split part files; their part records end the
+// index (`writer`). Parts are closed before the index: a reader that finds
+// the index finds them complete.
+Expected<EventCounts> WriteSplitEvents(std::vector<RankInfo>& ranks, int world, const trace::HeaderRecord& header,
+                                       const MergeOptions& options, trace::Writer& index) {
+  const std::vector<std::pair<int, int>> groups = RankGroups(ranks, world, options.split);
+  std::vector<MergeOptions::PartFile> files;
+  std::vector<PartOut> parts;
+  for (size_t k = 0; k < groups.size(); ++k) {
+    RP_ASSIGN_OR_RETURN(MergeOptions::PartFile file, options.open_part(static_cast<int>(k), static_cast<int>(groups.size())));
+    RP_RETURN_IF_ERROR(file.writer->Write(header));
+    PartOut part;
+    part.writer = file.writer.get();
+    part.first_rank = groups[k].first;
+    part.last_rank = groups[k].second;
+    parts.push_back(part);
+    files.push_back(std::move(file));
+  }
+  RP_ASSIGN_OR_RETURN(const EventCounts counts, WriteEvents(ranks, parts));
+  for (size_t k = 0; k < parts.size(); ++k) {
+    RP_RETURN_IF_ERROR(files[k].writer->Close());
+    trace::PartRecord record;
+    record.set_file(files[k].file);
+    record.set_first_rank(parts[k].first_rank);
+    record.set_last_rank(parts[k].last_rank);
+    record.set_records(parts[k].records);
+    if (parts[k].records > 0) {
+      record.set_t0(parts[k].t0);
+      record.set_t1(parts[k].t1);
+    }
+    RP_RETURN_IF_ERROR(index.Write(record));
+  }
+  return counts;
 }
 
 // Every rank of the world gets a rank record; one without data is marked
@@ -427,7 +507,8 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
   report.world_size = world;
   ReportGaps(ranks, world, &report);
 
-  RP_RETURN_IF_ERROR(WriteHeader(ranks, world, options, writer));
+  const trace::HeaderRecord header = MakeHeader(ranks, world, options);
+  RP_RETURN_IF_ERROR(writer.Write(header));
   RP_RETURN_IF_ERROR(WriteRankRecords(ranks, world, writer));
   Status status;
   report.comms = UnifyComms(ranks, writer, &status);
@@ -472,7 +553,16 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
     report.online_skipped_calls = online.skipped_calls;
     return report;
   }
-  RP_ASSIGN_OR_RETURN(const EventCounts counts, WriteEvents(ranks, writer));
+  EventCounts counts;
+  if (options.split > 1) {
+    RP_ASSIGN_OR_RETURN(counts, WriteSplitEvents(ranks, world, header, options, writer));
+    report.parts = std::min(options.split, std::max(world, 1));
+  } else {
+    std::vector<PartOut> all(1);
+    all[0].writer = &writer;
+    all[0].last_rank = INT_MAX;
+    RP_ASSIGN_OR_RETURN(counts, WriteEvents(ranks, all));
+  }
   report.events = counts.events;
   report.samples = counts.samples;
   return report;

@@ -5,7 +5,8 @@
 //   sample frames, by module and address); clock measurements by rank; then
 //   mpi and sample records merged by start time (ties: rank, then file
 //   order), with per-rank seq numbers. With MergeOptions::online the
-//   events make way for the online answer's records.
+//   events make way for the online answer's records; with
+//   MergeOptions::split they go to part files, named by part records.
 // Two passes over the files: the first collects dictionaries and checks
 // completeness, the second streams events, so memory does not grow with the
 // number of events.
@@ -13,6 +14,8 @@
 #define RP_LIB_RECORDER_MERGE_H_
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,7 @@ struct MergeReport {
   int64_t samples = 0;
   int64_t sites = 0;
   int64_t comms = 0;
+  int parts = 0;  // files of a split trace
   // Everything that makes the trace incomplete, one line each: missing
   // ranks, torn or corrupt files, ranks that never reached MPI_Finalize.
   std::vector<std::string> problems;
@@ -41,6 +45,18 @@ struct MergeOptions {
   // Write rank 0's online critical path (rp-record --online) instead of
   // the events: the dictionaries, then its cp_summary and cp_profile.
   bool online = false;
+  // Split the events into this many files of contiguous rank groups,
+  // balanced by their records (at most one per rank); the writer given to
+  // Merge gets the prelude and a part record per file: the index. 0 or 1:
+  // one stream.
+  int split = 0;
+  // Opens part k of n for writing; `file` is its name in the index
+  // (relative to the index's directory).
+  struct PartFile {
+    std::unique_ptr<trace::Writer> writer;
+    std::string file;
+  };
+  std::function<Expected<PartFile>(int k, int n)> open_part;
 };
 
 // Fails (exit 2) only when nothing can be merged; partial data is written

@@ -86,10 +86,16 @@ Expected<std::unique_ptr<trace::Writer>> OpenMergeOutput(const OutputOpener& ope
 struct Outputs {
   std::unique_ptr<trace::Writer> trace, online;
   std::string trace_path, online_path;
+  int split = 0;
+  OutputOpener open;  // the parts of a split trace
+  std::vector<std::string> raw_files;
 };
 
 Expected<Outputs> OpenOutputs(const Config& config, const OutputOpener& open, const std::string& dir) {
   Outputs out;
+  out.split = config.split;
+  out.open = open;
+  for (const auto& [rank, file] : RankFiles(dir)) out.raw_files.push_back(file);
   if (!config.online) {
     out.trace_path = config.output;
   } else {
@@ -111,10 +117,22 @@ Status MergeAndReport(const std::string& dir, const std::vector<std::string>& ar
   options.argv = argv;
   *complete = true;
   if (outputs.trace) {
+    options.split = outputs.split;
+    options.open_part = [&](int k, int n) -> Expected<MergeOptions::PartFile> {
+      MergeOptions::PartFile part;
+      const std::string path = PartPath(outputs.trace_path, k, n);
+      RP_ASSIGN_OR_RETURN(part.writer, outputs.open(path, outputs.raw_files));
+      part.file = path.substr(path.rfind('/') + 1);
+      return part;
+    };
     RP_ASSIGN_OR_RETURN(MergeReport report, Merge(dir, options, *outputs.trace));
     RP_RETURN_IF_ERROR(outputs.trace->Close());
-    spdlog::info("{} ranks, {} events, {} samples, {} call sites, {} communicators -> {}", report.world_size,
-                 report.events, report.samples, report.sites, report.comms, Shown(outputs.trace_path));
+    options.split = 0;
+    spdlog::info("{} ranks, {} events, {} samples, {} call sites, {} communicators -> {}{}", report.world_size,
+                 report.events, report.samples, report.sites, report.comms, Shown(outputs.trace_path),
+                 report.parts > 0 ? fmt::format(" (the index of {} parts, {})", report.parts,
+                                                PartPath(outputs.trace_path, 0, report.parts) + " ...")
+                                  : std::string());
     for (const std::string& problem : report.problems) spdlog::warn("{}", problem);
     *complete &= report.problems.empty();
   }
@@ -140,7 +158,29 @@ Status MergeAndReport(const std::string& dir, const std::vector<std::string>& ar
 
 }  // namespace
 
+std::string PartPath(const std::string& index, int k, int n) {
+  const size_t slash = index.rfind('/');
+  const size_t name = slash == std::string::npos ? 0 : slash + 1;
+  std::string stem = index, suffix;
+  for (const char* known : {".ndjson.zst", ".ndjson", ".zst"}) {
+    const std::string ending = known;
+    if (index.size() - name > ending.size() && index.compare(index.size() - ending.size(), ending.size(), ending) == 0) {
+      stem = index.substr(0, index.size() - ending.size());
+      suffix = ending;
+      break;
+    }
+  }
+  const std::string number = std::to_string(k);
+  const size_t width = std::to_string(std::max(n - 1, 0)).size();
+  return stem + ".part" + std::string(width > number.size() ? width - number.size() : 0, '0') + number + suffix;
+}
+
 Status Run(const Config& options, const OutputOpener& open_output) {
+  if (options.split > 1) {
+    const std::string& index = options.online ? options.trace_output : options.output;
+    if (index.empty()) return InputError("--split splits the trace: with --online, give it --trace FILE");
+    if (index == "-") return InputError("--split writes files beside its index: give -o FILE, not stdout");
+  }
   if (!options.merge_dir.empty()) {
     if (!options.command.empty()) {
       return InputError("--merge takes no command (got '" + options.command[0] + "')");

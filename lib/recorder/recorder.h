@@ -32,7 +32,14 @@ struct Config {
   // the k/2 most and least costly with --select topk.
   int online_paths = 0;
   bool online_topk = false;
+  // --split N: the trace as N files of rank groups and an index (the
+  // trace's path); 0: one stream.
+  int split = 0;
 };
+
+// The file of part k of n of a split trace whose index is `index`:
+// run.ndjson.zst -> run.part3.ndjson.zst (k zero-padded to n's width).
+std::string PartPath(const std::string& index, int k, int n);
 
 // Opens `path` (config.output or config.trace_output) for the merge,
 // refusing one of `inputs` (the raw files): lib/cli's file handling.

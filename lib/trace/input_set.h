@@ -4,6 +4,13 @@
 // what every rp-* tool does with `rp-x a.zst b.zst`, and what the stages'
 // libraries read: files, stdin or bytes in memory alike.
 //
+// An input that is the index of a split trace (rp-record --split: the
+// prelude, then `part` records naming files of rank groups) reads as the
+// trace it was split from, byte for byte: its parts are opened beside it
+// and merged as rp-record merges ranks, by time, then rank. A part that is
+// missing, truncated, of another run, or holds ranks or times the index
+// does not give it is an error naming the file.
+//
 //   trace::InputSet files({"a.ndjson.zst", "b.ndjson"}, {});
 //   trace::InputSet memory({[&] { return trace::MemoryInput("t.ndjson", text); }}, {});
 #ifndef RP_LIB_TRACE_INPUT_SET_H_
@@ -37,23 +44,52 @@ class InputSet {
   // Next record of the concatenated inputs; false after the last one.
   Expected<bool> Next(Record* record);
 
-  // The reader of the current input (for positions in messages).
-  const Reader& current() const { return *reader_; }
+  // The reader of the record last returned (for positions in messages).
+  const Reader& current() const { return *current_; }
   // The block the line of the record last returned lies in (Reader::block).
-  const InputBlock* block_address() const { return reader_->block_address(); }
-  std::shared_ptr<const InputBlock> block() const { return reader_->block(); }
-  std::string where() const { return reader_ ? reader_->where() : std::string("<none>"); }
+  const InputBlock* block_address() const { return current_->block_address(); }
+  std::shared_ptr<const InputBlock> block() const { return current_->block(); }
+  std::string where() const { return current_ ? current_->where() : std::string("<none>"); }
   // Total raw bytes read so far over all inputs.
-  uint64_t raw_bytes() const { return done_bytes_ + (reader_ ? reader_->raw_bytes() : 0); }
-  int64_t skipped() const { return skipped_ + (reader_ ? reader_->skipped() : 0); }
+  uint64_t raw_bytes() const;
+  int64_t skipped() const;
   const std::string& first_skip() const { return first_skip_; }
   int differing_headers() const { return differing_headers_; }
 
  private:
+  // A split trace's part being merged.
+  struct Part {
+    std::unique_ptr<Reader> reader;
+    std::string file;  // as the index names it
+    int64_t first_rank = 0, last_rank = 0, records = 0, t0 = INT64_MIN, t1 = INT64_MAX;
+    int64_t read = 0;  // records returned
+    Reader::OrderKey key;
+  };
+  // Which part's record comes next: the least (time, rank), as rp-record
+  // merges ranks (a rank lives in one part, so no two parts tie).
+  bool Later(size_t a, size_t b) const {
+    const Reader::OrderKey& x = parts_[a].key;
+    const Reader::OrderKey& y = parts_[b].key;
+    return x.time != y.time ? x.time > y.time : x.rank > y.rank;
+  }
+
+  // `first` is the index's first part record; the rest follow it.
+  Status StartMerge(const PartRecord& first);
+  // Peeks part i's next record into the heap, or checks its end.
+  Status Queue(size_t i);
+  Expected<bool> NextMerged(Record* record);
+  void Retire(const Reader& reader);  // its bytes and skips go to the totals
+
   std::vector<Opener> inputs_;
   ReaderOptions options_;
   size_t next_input_ = 0;
   std::unique_ptr<Reader> reader_;
+  const Reader* current_ = nullptr;
+  std::string input_header_line_;  // the current input's header, as written
+  int64_t input_ranks_ = -1;       // and its ranks
+  std::vector<Part> parts_;        // while an index's parts are merged
+  std::vector<size_t> heap_;       // of parts_, by Later
+  size_t last_part_ = SIZE_MAX;    // whose record was returned last
   uint64_t done_bytes_ = 0;
   int64_t skipped_ = 0;
   std::string first_skip_;

@@ -20,6 +20,47 @@ bool IsBlank(std::string_view line) {
                      [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
+// Reads a decimal integer at *at (optional '-'), moving past it.
+bool ScanInt(std::string_view line, size_t* at, int64_t* value) {
+  size_t i = *at;
+  const bool negative = i < line.size() && line[i] == '-';
+  if (negative) ++i;
+  const size_t first = i;
+  uint64_t v = 0;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && i - first < 19) v = v * 10 + (line[i++] - '0');
+  if (i == first || (i < line.size() && line[i] >= '0' && line[i] <= '9')) return false;
+  *value = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  *at = i;
+  return true;
+}
+
+bool ScanLiteral(std::string_view line, size_t* at, std::string_view literal) {
+  if (line.substr(*at, literal.size()) != literal) return false;
+  *at += literal.size();
+  return true;
+}
+
+// The order key of a line in Encode's form, where its first fields are
+//   {"type":"mpi","rank":R,"seq":S,"fn":"NAME","t0":T   or   {"type":"sample","rank":R,"t":T
+bool ScanOrderKey(std::string_view line, Reader::OrderKey* key) {
+  size_t at = 0;
+  int64_t seq = 0;
+  if (ScanLiteral(line, &at, R"({"type":"mpi","rank":)")) {
+    if (!ScanInt(line, &at, &key->rank) || !ScanLiteral(line, &at, R"(,"seq":)") || !ScanInt(line, &at, &seq) ||
+        !ScanLiteral(line, &at, R"(,"fn":")")) {
+      return false;
+    }
+    const size_t quote = line.find('"', at);
+    if (quote == std::string_view::npos || line.substr(at, quote - at).find('\\') != std::string_view::npos) {
+      return false;
+    }
+    at = quote + 1;
+    return ScanLiteral(line, &at, R"(,"t0":)") && ScanInt(line, &at, &key->time);
+  }
+  return ScanLiteral(line, &at, R"({"type":"sample","rank":)") && ScanInt(line, &at, &key->rank) &&
+         ScanLiteral(line, &at, R"(,"t":)") && ScanInt(line, &at, &key->time);
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<Reader>> Reader::Open(const std::string& path,
@@ -149,6 +190,47 @@ Expected<bool> Reader::NextLine(std::string_view* line) {
     RP_ASSIGN_OR_RETURN(bool more, Fill());
     scanned = begin_ + offset;
     (void)more;
+  }
+}
+
+Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
+  for (;;) {
+    const void* nl = std::memchr(buffer_ + begin_, '\n', end_ - begin_);
+    size_t length = 0;
+    if (nl != nullptr) {
+      length = static_cast<const char*>(nl) - (buffer_ + begin_);
+    } else if (end_ - begin_ > options_.max_line) {
+      *known = false;  // too long: Next() reports it
+      return true;
+    } else if (!eof_) {
+      RP_ASSIGN_OR_RETURN(bool more, Fill());
+      (void)more;
+      continue;
+    } else if (begin_ == end_) {
+      return false;
+    } else {
+      length = end_ - begin_;  // the last line, without a newline
+    }
+    std::string_view line(buffer_ + begin_, length);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if ((line.empty() || line.front() != '{') && IsBlank(line)) {  // skipped, as Next() would
+      begin_ = std::min(end_, begin_ + length + 1);
+      ++line_;
+      continue;
+    }
+    *known = ScanOrderKey(line, key);
+    if (*known) return true;
+    if (!peeked_) peeked_ = std::make_unique<Record>();
+    if (decoder_.Decode(line, peeked_.get()).ok()) {
+      if (peeked_->type == RecordType::kMpi) {
+        *key = {peeked_->mpi.t0, peeked_->mpi.rank};
+        *known = true;
+      } else if (peeked_->type == RecordType::kSample) {
+        *key = {peeked_->sample.t, peeked_->sample.rank};
+        *known = true;
+      }
+    }
+    return true;
   }
 }
 

@@ -54,6 +54,16 @@ class Reader {
   // record is always the header (checked: present, schema rp-trace/1).
   Expected<bool> Next(Record* record);
 
+  // Where the next record goes in the order of a merged trace: its rank
+  // and time (mpi t0, sample t). The line is looked at, not read: Next()
+  // then reads it. Returns false at the end of the input; sets *known to
+  // false for a line that is no mpi or sample record (Next() says what it
+  // is). Canonical lines are scanned where they lie, others decoded.
+  struct OrderKey {
+    int64_t time = 0, rank = 0;
+  };
+  Expected<bool> PeekOrder(OrderKey* key, bool* known);
+
   const std::string& name() const { return source_->name(); }
   // Line number of the record last returned (from 1).
   int64_t line() const { return line_; }
@@ -79,6 +89,7 @@ class Reader {
   static bool Held(const std::shared_ptr<InputBlock>& block);  // by anyone but the reader
   size_t MostCapacity() const;  // of a block: a line of max_line bytes, its newline and more
 
+  std::unique_ptr<Record> peeked_;  // PeekOrder's decoding of a line not in canonical form
   std::unique_ptr<ByteSource> source_;
   ReaderOptions options_;
   LineDecoder decoder_;

@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 #include <zstd.h>
 
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "lib/trace/input_set.h"
+#include "lib/trace/testing.h"
 #include "lib/trace/writer.h"
 
 namespace rp::trace {
@@ -322,6 +325,101 @@ TEST(InputSet, ConcatenatesAndKeepsTheFirstHeader) {
   }
   EXPECT_EQ(lines, (std::vector<std::string>{kHeader, Site(1), Site(2)}));
   EXPECT_EQ(inputs.differing_headers(), 1);
+}
+
+// Reads `path` through an InputSet: its lines, or the error.
+ReadResult ReadSet(const std::string& path) {
+  ReadResult result;
+  InputSet inputs(std::vector<std::string>{path}, {});
+  Record record;
+  for (;;) {
+    auto more = inputs.Next(&record);
+    if (!more.ok()) {
+      result.error = more.status().message();
+      break;
+    }
+    if (!*more) break;
+    result.lines.emplace_back(record.line);
+  }
+  return result;
+}
+
+std::string Event(int rank, int seq, int64_t t0) {
+  return R"({"type":"mpi","rank":)" + std::to_string(rank) + R"(,"seq":)" + std::to_string(seq) +
+         R"(,"fn":"MPI_Barrier","t0":)" + std::to_string(t0) + R"(,"t1":)" + std::to_string(t0 + 5) + "}";
+}
+
+// Four ranks in time order, with ties across parts (broken by rank), ties
+// within a rank (file order), a sample, and a line not in canonical form.
+const std::string kFourRanks =
+    R"({"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":4,"run":"a1"})" "\n" +
+    Site(1) + "\n" + Event(0, 0, 10) + "\n" + R"({"type":"sample","rank":1,"t":10,"stack":[1]})" "\n" +
+    Event(2, 0, 10) + "\n" + Event(3, 0, 20) + "\n" + Event(3, 1, 20) + "\n" + Event(2, 1, 24) + "\n" +
+    R"({ "type": "mpi", "seq": 0, "rank": 1, "fn": "MPI_Barrier", "t1": 30, "t0": 25 })" "\n" +
+    Event(0, 1, 30) + "\n" + Event(0, 2, 31) + "\n";
+
+TEST(InputSet, ReadsASplitTraceAsTheTraceItWasSplitFrom) {
+  for (const auto& groups : {std::vector<std::pair<int, int>>{{0, 1}, {2, 2}, {3, 3}},
+                             std::vector<std::pair<int, int>>{{0, 3}},
+                             std::vector<std::pair<int, int>>{{0, 0}, {1, 1}, {2, 2}, {3, 3}}}) {
+    const ReadResult r = ReadSet(WriteSplit("four", kFourRanks, groups));
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.lines, Lines(kFourRanks)) << groups.size() << " parts";
+  }
+}
+
+TEST(InputSet, SaysWhatIsWrongWithASplitTrace) {
+  const std::vector<std::pair<int, int>> groups{{0, 1}, {2, 3}};
+  const std::string dir = ::testing::TempDir() + "/";
+  auto read = [&](const std::function<void(std::string& index, std::string& part1)>& damage) {
+    const std::string index_path = WriteSplit("bad", kFourRanks.substr(0, kFourRanks.find(R"({ "type")")), groups);
+    std::ifstream in(index_path), part_in(dir + "bad.part1.ndjson");
+    std::string index((std::istreambuf_iterator<char>(in)), {}), part1((std::istreambuf_iterator<char>(part_in)), {});
+    damage(index, part1);
+    std::ofstream(index_path, std::ios::binary) << index;
+    if (part1.empty()) {
+      std::remove((dir + "bad.part1.ndjson").c_str());
+    } else {
+      std::ofstream(dir + "bad.part1.ndjson", std::ios::binary) << part1;
+    }
+    return ReadSet(index_path).error;
+  };
+  auto replace = [](std::string& text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  EXPECT_EQ(read([](std::string&, std::string&) {}), "");
+  EXPECT_NE(read([](std::string&, std::string& part) { part.clear(); })
+                .find("bad.ndjson names a part that cannot be read: " + dir + "bad.part1.ndjson: cannot open"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string&, std::string& part) { replace(part, R"("run":"a1")", R"("run":"b2")"); })
+                .find("bad.part1.ndjson: its header differs from its index's"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string&, std::string& part) { part.resize(part.rfind(Event(3, 1, 20))); })
+                .find("bad.part1.ndjson: 2 records, its index says 4 (a truncated or replaced part?)"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string& index, std::string&) { replace(index, R"("first_rank":2)", R"("first_rank":3)"); })
+                .find("bad.ndjson: ranks 2..2 are in no part"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string& index, std::string&) { replace(index, R"("first_rank":2)", R"("first_rank":1)"); })
+                .find("bad.ndjson: rank 1 is in two parts"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string& index, std::string&) { replace(index, R"("last_rank":3)", R"("last_rank":4)"); })
+                .find("bad.ndjson: its parts hold ranks 0..4, its header says 4 ranks"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string&, std::string& part) { replace(part, Event(3, 0, 20), Event(1, 0, 20)); })
+                .find("bad.part1.ndjson:3: rank 1 is not one of the part's ranks 2..3"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string&, std::string& part) { replace(part, Event(3, 1, 20), Event(3, 1, 99)); })
+                .find("bad.part1.ndjson:4: time 99 lies outside the part's 10..24"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string&, std::string& part) { replace(part, Event(3, 1, 20), Site(7)); })
+                .find(R"(bad.part1.ndjson:4: a "site" where a part of a split trace holds mpi and sample records)"),
+            std::string::npos);
+  EXPECT_NE(read([&](std::string& index, std::string&) { index += Site(9) + "\n"; })
+                .find(R"(a "site" record after the part records)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -45,7 +45,10 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
     "\"local\": times are each rank's own clock; \"global\": rank 0's clock "  \
     "(after rp-clocksync)")                                                    \
   X(Str, order, Opt,                                                           \
-    "\"time\" when events and samples are sorted by start time across ranks")
+    "\"time\" when events and samples are sorted by start time across ranks")  \
+  X(Str, run, Opt,                                                             \
+    "rp-record: the recorded run's identity (a hash of its ranks' hosts, "    \
+    "boots and process ids), equal in every file of a split trace")
 
 // ------------------------------------------------------------------ rank ---
 #define RP_FIELDS_rank(X)                                                      \
@@ -525,6 +528,18 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
     "run: packets that left a device after the window had declared them "    \
     "dropped there (they queued longer: raise --window)")
 
+// ------------------------------------------------------------------ part ---
+// In the index of a split trace (rp-record --split), after the prelude: the
+// files holding its mpi and sample records, by rank group. Readers merge
+// them; the records never reach a stage.
+#define RP_FIELDS_part(X)                                                      \
+  X(Str, file, Req, "the part's file, relative to the index's directory")     \
+  X(Int, first_rank, Req, "its ranks: first_rank..last_rank")                  \
+  X(Int, last_rank, Req, "last of its ranks")                                  \
+  X(Int, records, Req, "mpi and sample records it holds")                     \
+  X(Int, t0, Opt, "earliest mpi t0 or sample t, ns")                          \
+  X(Int, t1, Opt, "latest mpi t0 or sample t, ns")
+
 // The record types, in the order the schema documents them.
 #define RP_RECORD_TYPES(R)                                                     \
   R(Header, header, "first line of every stream: what wrote it and how")      \
@@ -552,7 +567,8 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   R(Link, link, "one direction of a network link: device/port to peer/port") \
   R(Net, net, "one packet logged at one device (path-synchronous telemetry)") \
   R(HopPath, hop_path, "one packet's path rebuilt through the network (rp-hops)") \
-  R(HopSummary, hop_summary, "delays and drops by device, link, sender or run (rp-hops)")
+  R(HopSummary, hop_summary, "delays and drops by device, link, sender or run (rp-hops)") \
+  R(Part, part, "one file of a split trace, named by its index (rp-record --split)")
 
 // ------------------------------------------------------------- machinery ---
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+
 #include "lib/trace/codec.h"
 #include "lib/trace/io.h"
 
@@ -30,6 +33,52 @@ std::vector<std::string> LinesOfType(std::string_view text, std::string_view typ
     if (line.compare(0, key.size(), key) == 0) out.push_back(line);
   }
   return out;
+}
+
+std::string WriteSplit(const std::string& name, std::string_view merged,
+                       const std::vector<std::pair<int, int>>& groups) {
+  const std::string dir = ::testing::TempDir() + "/";
+  std::string index;
+  std::vector<std::string> parts(groups.size());
+  std::vector<int64_t> records(groups.size(), 0), t0(groups.size(), INT64_MAX), t1(groups.size(), INT64_MIN);
+  LineDecoder decoder;
+  Record record;
+  for (const std::string& line : Lines(merged)) {
+    EXPECT_TRUE(decoder.DecodeCopy(line, &record).ok()) << line;
+    const bool event = record.type == RecordType::kMpi || record.type == RecordType::kSample;
+    if (record.type == RecordType::kHeader) {
+      for (std::string& part : parts) part += line + "\n";
+    }
+    if (!event) {
+      index += line + "\n";
+      continue;
+    }
+    const int64_t rank = record.type == RecordType::kMpi ? record.mpi.rank : record.sample.rank;
+    const int64_t time = record.type == RecordType::kMpi ? record.mpi.t0 : record.sample.t;
+    for (size_t k = 0; k < groups.size(); ++k) {
+      if (rank < groups[k].first || rank > groups[k].second) continue;
+      parts[k] += line + "\n";
+      ++records[k];
+      t0[k] = std::min(t0[k], time);
+      t1[k] = std::max(t1[k], time);
+    }
+  }
+  for (size_t k = 0; k < groups.size(); ++k) {
+    const std::string file = name + ".part" + std::to_string(k) + ".ndjson";
+    std::ofstream(dir + file, std::ios::binary) << parts[k];
+    PartRecord part;
+    part.set_file(file);
+    part.set_first_rank(groups[k].first);
+    part.set_last_rank(groups[k].second);
+    part.set_records(records[k]);
+    if (records[k] > 0) {
+      part.set_t0(t0[k]);
+      part.set_t1(t1[k]);
+    }
+    Encode(part, &index);
+  }
+  std::ofstream(dir + name + ".ndjson", std::ios::binary) << index;
+  return dir + name + ".ndjson";
 }
 
 StageOutput RunStage(const std::function<Status(InputSet&, Writer&)>& stage, std::string trace) {

@@ -146,6 +146,15 @@ void Validator::Check(const Record& record, const std::string& where) {
     case RecordType::kPathProfile:
     case RecordType::kPathDiff:
     case RecordType::kCpImbalance:
+    case RecordType::kEfficiency:
+    case RecordType::kFinding:
+    case RecordType::kFindingChange:
+    case RecordType::kTimeline:
+    case RecordType::kLink:
+    case RecordType::kNet:
+    case RecordType::kHopPath:
+    case RecordType::kHopSummary:
+    case RecordType::kPart:  // InputSet merges a split trace's parts: none reach here
     case RecordType::kUnknown:
       return;
   }

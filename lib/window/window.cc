@@ -362,6 +362,24 @@ Status WindowReader::WideFieldError() const {
   return InputError(input_.where() + ": mpi record has a field that does not fit 32 bits");
 }
 
+// Adds the current record's block to the window's, which stay in serial
+// order, once each. One input's blocks come in serial order; a split
+// trace's parts interleave theirs, so a block may be an earlier one.
+void WindowReader::HoldBlock(Window* window) {
+  auto& blocks = window->blocks;
+  const trace::InputBlock* block = input_.block_address();
+  if (blocks.empty() || blocks.back()->serial < block->serial) {
+    blocks.push_back(input_.block());
+    return;
+  }
+  for (size_t i = blocks.size(), seen = 0; i-- > 0 && seen < 8; ++seen) {  // the parts' current blocks
+    if (blocks[i].get() == block) return;
+  }
+  auto at = std::lower_bound(blocks.begin(), blocks.end(), block->serial,
+                             [](const auto& held, uint64_t serial) { return held->serial < serial; });
+  if (at == blocks.end() || at->get() != block) blocks.insert(at, input_.block());
+}
+
 // Buffers record_ with its rank's level; accounts the requests and messages
 // of mpi records when windows must end clean.
 Status WindowReader::BufferRecord() {
@@ -395,9 +413,7 @@ Status WindowReader::BufferRecord() {
   b.last_field = static_cast<int8_t>(record_.last_field);
   b.text = record_.line.data();
   b.length = static_cast<uint32_t>(record_.line.size());
-  if (pending.blocks.empty() || pending.blocks.back().get() != input_.block_address()) {
-    pending.blocks.push_back(input_.block());
-  }
+  if (pending.blocks.empty() || pending.blocks.back().get() != input_.block_address()) HoldBlock(&pending);
   b.level = level;
   if (record_.type == trace::RecordType::kMpi) {
     const trace::MpiRecord& m = record_.mpi;

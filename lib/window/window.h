@@ -289,6 +289,7 @@ class WindowReader {
   void Emit(bool ends_with_sync, Window* window);  // buckets_[first_]
   void CarryPersistent(Window* window);
 
+  void HoldBlock(Window* window);  // the current record's block
   trace::InputSet& input_;
   const Boundaries boundaries_;
   const std::function<void(int64_t)> progress_;

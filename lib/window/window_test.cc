@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "lib/trace/codec.h"
+#include "lib/trace/testing.h"
 
 #include <algorithm>
 #include <fstream>
@@ -490,6 +491,48 @@ TEST(Window, KeepsTheLinesOfAnInputAlreadyClosed) {
   for (const Line& r : w.lines) lines.emplace_back(w.text(r));
   EXPECT_EQ(lines, expected);
   EXPECT_GT(w.blocks.size(), 2u);
+}
+
+// A split trace's parts interleave their blocks: each window still holds
+// every block its lines lie in, once, in serial order, and reads as the
+// merged trace does.
+TEST(Window, ReadsASplitTraceAsTheMergedOne) {
+  std::string text = R"({"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":4})" "\n"
+                     R"({"type":"comm","id":0,"size":4,"ranks":[0,1,2,3]})" "\n";
+  for (int i = 0; i < 3000; ++i) {
+    const bool barrier = i % 500 == 499;
+    for (int rank = 0; rank < 4; ++rank) {
+      const std::string message = R"(,"peer":)" + std::to_string(rank ^ 1) + R"(,"tag":1,"bytes":8)";
+      text += Mpi(rank, 2 * i, barrier ? "MPI_Barrier" : "MPI_Send", 100 * i + rank, 100 * i + 10,
+                  barrier ? "" : message);
+    }
+    for (int rank = 0; rank < 4 && !barrier; ++rank) {
+      text += Mpi(rank, 2 * i + 1, "MPI_Recv", 100 * i + 20 + rank, 100 * i + 30,
+                  R"(,"peer":)" + std::to_string(rank ^ 1) + R"(,"tag":1,"bytes":8)");
+    }
+  }
+  auto read = [](const std::string& path) {
+    trace::InputSet input(std::vector<std::string>{path}, {});
+    WindowReader reader(input);
+    EXPECT_TRUE(reader.Start().ok());
+    std::vector<std::vector<std::string>> windows;
+    Window w;
+    while (*reader.Next(&w)) {
+      auto& lines = windows.emplace_back();
+      for (const Line& line : w.lines) {
+        lines.emplace_back(w.text(line));
+        const bool held = std::any_of(w.blocks.begin(), w.blocks.end(), [&](const auto& block) {
+          return line.text >= block->bytes.data() && line.text + line.length <= block->bytes.data() + block->bytes.size();
+        });
+        EXPECT_TRUE(held) << lines.back();
+      }
+      for (size_t i = 1; i < w.blocks.size(); ++i) EXPECT_LT(w.blocks[i - 1]->serial, w.blocks[i]->serial);
+    }
+    return windows;
+  };
+  const auto merged = read(TraceReader::Write("split-merged.ndjson", text));
+  ASSERT_EQ(merged.size(), 6u);
+  EXPECT_EQ(read(trace::WriteSplit("split", text, {{0, 0}, {1, 2}, {3, 3}})), merged);
 }
 
 TEST(Window, ByRankListsEachRanksEventsInSeqOrder) {
