@@ -50,6 +50,14 @@ int main(int argc, char** argv) {
       ->default_str("the end")
       ->needs(to_option)
       ->excludes("--phase");
+  int split = 0;
+  app.add_option("--split", split,
+                 "write the trace as N files of equal rank groups (OUTPUT's name with .partK) and an index at OUTPUT, "
+                 "which every rp tool reads as the whole trace")
+      ->type_name("N")
+      ->check(rp::cli::Between(1, 1 << 20))
+      ->excludes("--validate", "--count", "--summary", "--type", "--schema", "--from")
+      ->excludes(to_option);
   tool.SetFooter(
       "Reads: any rp-trace/1 stream. Writes: the same records, unchanged (the header\n"
       "of the first input opens the output; later inputs' headers are dropped).\n"
@@ -60,6 +68,7 @@ int main(int argc, char** argv) {
       "  rp-cat -t mpi run.ndjson.zst | jq -c 'select(.rank == 3)' | head\n"
       "  rp-cat --count run.ndjson.zst\n"
       "  rp-cat --summary run.ndjson.zst            # calls and MPI time per function, rank\n"
+      "  rp-cat --split 8 run.ndjson.zst -o split.ndjson.zst   # split.part0.ndjson.zst ... and the index\n"
       "  rp-cat --from otf2 scorep-run/ -o run.ndjson.zst   # a Score-P trace in\n"
       "  rp-cat --from otf2 scorep-run/traces.otf2 | rp-clocksync | rp-phases | rp-cpath\n"
       "  rp-clocksync run.ndjson.zst | rp-cat --to otf2 run-otf2/   # for Vampir, otf2-print\n"
@@ -87,7 +96,19 @@ int main(int argc, char** argv) {
       RP_ASSIGN_OR_RETURN(auto out, rp::cli::OpenWriter(io, io.inputs));
       return rp::cat::FromOtf2(io.inputs[0], *out);
     }
+    if (split > 0 && io.output == "-") return rp::InputError("--split writes files beside its index: give -o FILE");
     RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
+    if (split > 0) {
+      auto open_part = [&](int k, int n) -> rp::Expected<rp::trace::SplitWriter::Part> {
+        rp::trace::SplitWriter::Part part;
+        rp::cli::IoOptions file = io;
+        file.output = rp::trace::PartPath(io.output, k, n);
+        RP_ASSIGN_OR_RETURN(part.writer, rp::cli::OpenWriter(file));
+        part.file = file.output.substr(file.output.rfind('/') + 1);
+        return part;
+      };
+      return rp::cat::Split(split, open_part, *streams.input, *streams.output, streams.progress);
+    }
     options.progress = streams.progress;
     return rp::cat::Run(options, *streams.input, *streams.output);
   });

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 
 #include "lib/cat/summary.h"
 #include "lib/trace/input_set.h"
@@ -112,6 +113,67 @@ Status Run(const Config& options, trace::InputSet& inputs, trace::Writer& out) {
     return InputError(std::to_string(validator.problem_count()) + " problem(s) found");
   }
   return OkStatus();
+}
+
+Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, trace::Writer& index,
+             const std::function<void(int64_t records)>& progress) {
+  trace::Record record;
+  std::string header_line;
+  int64_t ranks = -1, records = 0;
+  std::unique_ptr<trace::SplitWriter> split;
+  auto start = [&]() -> Status {  // at the first event, or the end
+    if (ranks <= 0) return InputError(inputs.where() + ": --split needs the header's number of ranks");
+    const std::vector<trace::RankGroup> groups = trace::BalancedGroups(std::vector<int64_t>(ranks, 1), parts);
+    std::vector<trace::SplitWriter::Part> files;
+    for (size_t k = 0; k < groups.size(); ++k) {
+      RP_ASSIGN_OR_RETURN(trace::SplitWriter::Part part, open_part(static_cast<int>(k), static_cast<int>(groups.size())));
+      part.ranks = groups[k];
+      files.push_back(std::move(part));
+    }
+    split = std::make_unique<trace::SplitWriter>(std::move(files));
+    return split->WriteHeader(header_line);
+  };
+  int64_t last_time = INT64_MIN, last_rank = -1;
+  std::string epilogue, after_events;
+  for (;;) {
+    RP_ASSIGN_OR_RETURN(bool more, inputs.Next(&record));
+    if (!more) break;
+    if ((++records & 0xFFFF) == 0 && progress) progress(records);
+    const bool mpi = record.type == RecordType::kMpi;
+    if (!mpi && record.type != RecordType::kSample) {
+      if (split) {  // after the events (rp-clocksync's summaries): the index's end
+        epilogue.append(record.line).push_back('\n');
+        if (after_events.empty()) after_events = inputs.where() + ": a \"" + record.type_name + "\" record";
+        continue;
+      }
+      if (record.type == RecordType::kHeader) {
+        header_line = record.line;
+        ranks = record.header.has_ranks() ? record.header.ranks : -1;
+      }
+      RP_RETURN_IF_ERROR(index.WriteRaw(record.line));
+      continue;
+    }
+    if (!split) RP_RETURN_IF_ERROR(start());
+    if (!after_events.empty()) {
+      return InputError(after_events + " lies between events; --split takes a trace whose other records come "
+                        "before or after every mpi and sample record (as rp-record and rp-clocksync write it)");
+    }
+    const int64_t rank = mpi ? record.mpi.rank : record.sample.rank;
+    const int64_t time = mpi ? record.mpi.t0 : record.sample.t;
+    if (time < last_time || (time == last_time && rank < last_rank)) {
+      return InputError(inputs.where() + ": not in time order (--split takes a time-ordered trace; rp-record --split "
+                                         "splits any recording)");
+    }
+    last_time = time;
+    last_rank = rank;
+    auto out = split->For(rank, time);
+    if (!out.ok()) return InputError(inputs.where() + ": " + out.status().message());
+    RP_RETURN_IF_ERROR((*out)->WriteRaw(record.line));
+  }
+  if (!split) RP_RETURN_IF_ERROR(start());
+  RP_RETURN_IF_ERROR(split->Finish(index));
+  RP_RETURN_IF_ERROR(index.WriteText(epilogue));
+  return index.Close();
 }
 
 }  // namespace rp::cat

@@ -10,6 +10,7 @@
 
 #include "lib/base/status.h"
 #include "lib/trace/input_set.h"
+#include "lib/trace/split.h"
 #include "lib/trace/writer.h"
 
 namespace rp::cat {
@@ -23,6 +24,16 @@ struct Config {
   // Called with the records read so far, every 65,536 records; may be empty.
   std::function<void(int64_t records)> progress;
 };
+
+// A time-ordered trace whose other records come before or after every
+// mpi and sample record (rp-record's, rp-clocksync's) written as a split
+// trace: `index` gets the other records around the part records, and part
+// k of n is opened
+// by open_part(k, n) (its writer and its name in the index). Groups have
+// equal numbers of ranks. Closes `index`.
+using PartOpener = std::function<Expected<trace::SplitWriter::Part>(int k, int n)>;
+Status Split(int parts, const PartOpener& open_part, trace::InputSet& input, trace::Writer& index,
+             const std::function<void(int64_t records)>& progress);
 
 // Record type names accepted by --type.
 std::vector<std::string> TypeNames();

@@ -14,7 +14,6 @@ namespace {
 // Pass 2: one cursor per rank over its events and samples.
 struct Cursor {
   RankInfo* info = nullptr;
-  PartOut* out = nullptr;
   std::unique_ptr<RawFile> file;
   std::vector<char> record;  // the pending record's bytes
   int64_t time = 0;
@@ -121,7 +120,7 @@ void ToSampleRecord(const SampleView& s, const Cursor& c, int64_t weight, trace:
 
 }  // namespace
 
-Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, std::vector<PartOut>& parts) {
+Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, const EventRoute& route) {
   EventCounts counts;
   std::vector<Cursor> cursors;
   cursors.reserve(ranks.size());
@@ -130,10 +129,6 @@ Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, std::vector<Part
     if (!file.ok()) continue;
     Cursor cursor;
     cursor.info = &info;
-    for (PartOut& part : parts) {
-      if (info.rank >= part.first_rank && info.rank <= part.last_rank) cursor.out = &part;
-    }
-    if (cursor.out == nullptr) return InputError("rank " + std::to_string(info.rank) + " is in no part");
     cursor.file = std::move(*file);
     cursors.push_back(std::move(cursor));
   }
@@ -154,30 +149,23 @@ Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, std::vector<Part
     heap.pop();
     Cursor& c = cursors[i];
     const raw::RecordHeader* rec = c.head();
-    PartOut& out = *c.out;
-    bool written = false;
     if (rec->kind == raw::kEvent) {
       EventView event;
       if (ParseEvent(rec, &event)) {
         ToMpiRecord(event, c, &mpi);
-        RP_RETURN_IF_ERROR(out.writer->Write(mpi));
+        RP_ASSIGN_OR_RETURN(trace::Writer * out, route(c.info->rank, c.time));
+        RP_RETURN_IF_ERROR(out->Write(mpi));
         ++counts.events;
-        written = true;
       }
     } else {
       SampleView view;
       if (ParseSample(rec, &view)) {
         const int hz = c.info->header.sample_hz;
         ToSampleRecord(view, c, hz > 0 ? 1'000'000'000LL / hz : 0, &sample);
-        RP_RETURN_IF_ERROR(out.writer->Write(sample));
+        RP_ASSIGN_OR_RETURN(trace::Writer * out, route(c.info->rank, c.time));
+        RP_RETURN_IF_ERROR(out->Write(sample));
         ++counts.samples;
-        written = true;
       }
-    }
-    if (written) {
-      ++out.records;
-      out.t0 = std::min(out.t0, c.time);
-      out.t1 = std::max(out.t1, c.time);
     }
     if (c.Advance()) heap.push(i);
   }

@@ -5,6 +5,7 @@
 #define RP_LIB_RECORDER_EVENTS_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "lib/base/status.h"
@@ -18,21 +19,12 @@ struct EventCounts {
   int64_t samples = 0;
 };
 
-// Where a group of ranks' records go: the whole trace (one part of all
-// ranks), or one file of a split trace. WriteEvents fills in what the
-// index's part record says of it.
-struct PartOut {
-  trace::Writer* writer = nullptr;
-  int first_rank = 0, last_rank = 0;
-  int64_t records = 0;
-  int64_t t0 = INT64_MAX, t1 = INT64_MIN;  // least and greatest order time (mpi t0, sample t)
-};
+// Where a rank's record at `time` (mpi t0, sample t) is written: the
+// trace, or the file of its rank group (trace::SplitWriter::For).
+using EventRoute = std::function<Expected<trace::Writer*>(int64_t rank, int64_t time)>;
 
-// `ranks` after the first pass and the dictionaries (site_of, comm_global);
-// `parts` cover every rank. Each part gets the merged sequence restricted
-// to its ranks, so merging the parts again by (time, rank) gives the
-// sequence one part of all ranks gets.
-Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, std::vector<PartOut>& parts);
+// `ranks` after the first pass and the dictionaries (site_of, comm_global).
+Expected<EventCounts> WriteEvents(std::vector<RankInfo>& ranks, const EventRoute& route);
 
 }  // namespace rp::recorder
 

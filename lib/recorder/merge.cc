@@ -360,64 +360,30 @@ trace::HeaderRecord MakeHeader(const std::vector<RankInfo>& ranks, int world, co
   return header;
 }
 
-// Contiguous rank groups with about equal records each (every group at
-// least one rank; a rank's weight is its records, plus one so that ranks
-// without any still spread).
-std::vector<std::pair<int, int>> RankGroups(const std::vector<RankInfo>& ranks, int world, int groups) {
-  groups = std::clamp(groups, 1, std::max(world, 1));
-  std::vector<int64_t> cumulative(world, 1);
-  for (const RankInfo& info : ranks) {
-    if (info.rank >= 0 && info.rank < world) cumulative[info.rank] += info.events + info.samples;
-  }
-  for (int r = 1; r < world; ++r) cumulative[r] += cumulative[r - 1];
-  const int64_t total = world > 0 ? cumulative.back() : 0;
-  std::vector<std::pair<int, int>> out;
-  int first = 0;
-  for (int k = 0; k < groups; ++k) {
-    int last = world - 1;
-    if (k + 1 < groups) {
-      const int64_t target = static_cast<int64_t>(static_cast<__int128>(total) * (k + 1) / groups);
-      last = first;
-      while (last < world - (groups - k) && cumulative[last] < target) ++last;
-    }
-    out.emplace_back(first, last);
-    first = last + 1;
-  }
-  return out;
-}
-
-// The events into options.split part files; their part records end the
-// index (`writer`). Parts are closed before the index: a reader that finds
-// the index finds them complete.
+// The events into options.split part files of contiguous rank groups with
+// about equal records each; their part records end the index (`writer`).
 Expected<EventCounts> WriteSplitEvents(std::vector<RankInfo>& ranks, int world, const trace::HeaderRecord& header,
                                        const MergeOptions& options, trace::Writer& index) {
-  const std::vector<std::pair<int, int>> groups = RankGroups(ranks, world, options.split);
-  std::vector<MergeOptions::PartFile> files;
-  std::vector<PartOut> parts;
+  std::vector<int64_t> weights(world, 1);  // a rank without records still spreads
+  for (const RankInfo& info : ranks) {
+    if (info.rank >= 0 && info.rank < world) weights[info.rank] += info.events + info.samples;
+  }
+  const std::vector<trace::RankGroup> groups = trace::BalancedGroups(weights, options.split);
+  std::vector<trace::SplitWriter::Part> parts;
   for (size_t k = 0; k < groups.size(); ++k) {
-    RP_ASSIGN_OR_RETURN(MergeOptions::PartFile file, options.open_part(static_cast<int>(k), static_cast<int>(groups.size())));
-    RP_RETURN_IF_ERROR(file.writer->Write(header));
-    PartOut part;
-    part.writer = file.writer.get();
-    part.first_rank = groups[k].first;
-    part.last_rank = groups[k].second;
-    parts.push_back(part);
-    files.push_back(std::move(file));
+    RP_ASSIGN_OR_RETURN(trace::SplitWriter::Part part,
+                        options.open_part(static_cast<int>(k), static_cast<int>(groups.size())));
+    part.ranks = groups[k];
+    parts.push_back(std::move(part));
   }
-  RP_ASSIGN_OR_RETURN(const EventCounts counts, WriteEvents(ranks, parts));
-  for (size_t k = 0; k < parts.size(); ++k) {
-    RP_RETURN_IF_ERROR(files[k].writer->Close());
-    trace::PartRecord record;
-    record.set_file(files[k].file);
-    record.set_first_rank(parts[k].first_rank);
-    record.set_last_rank(parts[k].last_rank);
-    record.set_records(parts[k].records);
-    if (parts[k].records > 0) {
-      record.set_t0(parts[k].t0);
-      record.set_t1(parts[k].t1);
-    }
-    RP_RETURN_IF_ERROR(index.Write(record));
-  }
+  trace::SplitWriter split(std::move(parts));
+  std::string line;
+  trace::Encode(header, &line);
+  line.pop_back();  // its newline
+  RP_RETURN_IF_ERROR(split.WriteHeader(line));
+  RP_ASSIGN_OR_RETURN(const EventCounts counts,
+                      WriteEvents(ranks, [&](int64_t rank, int64_t time) { return split.For(rank, time); }));
+  RP_RETURN_IF_ERROR(split.Finish(index));
   return counts;
 }
 
@@ -558,10 +524,7 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
     RP_ASSIGN_OR_RETURN(counts, WriteSplitEvents(ranks, world, header, options, writer));
     report.parts = std::min(options.split, std::max(world, 1));
   } else {
-    std::vector<PartOut> all(1);
-    all[0].writer = &writer;
-    all[0].last_rank = INT_MAX;
-    RP_ASSIGN_OR_RETURN(counts, WriteEvents(ranks, all));
+    RP_ASSIGN_OR_RETURN(counts, WriteEvents(ranks, [&](int64_t, int64_t) -> Expected<trace::Writer*> { return &writer; }));
   }
   report.events = counts.events;
   report.samples = counts.samples;

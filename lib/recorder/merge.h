@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lib/base/status.h"
+#include "lib/trace/split.h"
 #include "lib/trace/writer.h"
 
 namespace rp::recorder {
@@ -50,13 +51,9 @@ struct MergeOptions {
   // Merge gets the prelude and a part record per file: the index. 0 or 1:
   // one stream.
   int split = 0;
-  // Opens part k of n for writing; `file` is its name in the index
+  // Opens part k of n for writing: its writer and its name in the index
   // (relative to the index's directory).
-  struct PartFile {
-    std::unique_ptr<trace::Writer> writer;
-    std::string file;
-  };
-  std::function<Expected<PartFile>(int k, int n)> open_part;
+  std::function<Expected<trace::SplitWriter::Part>(int k, int n)> open_part;
 };
 
 // Fails (exit 2) only when nothing can be merged; partial data is written

@@ -118,9 +118,9 @@ Status MergeAndReport(const std::string& dir, const std::vector<std::string>& ar
   *complete = true;
   if (outputs.trace) {
     options.split = outputs.split;
-    options.open_part = [&](int k, int n) -> Expected<MergeOptions::PartFile> {
-      MergeOptions::PartFile part;
-      const std::string path = PartPath(outputs.trace_path, k, n);
+    options.open_part = [&](int k, int n) -> Expected<trace::SplitWriter::Part> {
+      trace::SplitWriter::Part part;
+      const std::string path = trace::PartPath(outputs.trace_path, k, n);
       RP_ASSIGN_OR_RETURN(part.writer, outputs.open(path, outputs.raw_files));
       part.file = path.substr(path.rfind('/') + 1);
       return part;
@@ -131,7 +131,7 @@ Status MergeAndReport(const std::string& dir, const std::vector<std::string>& ar
     spdlog::info("{} ranks, {} events, {} samples, {} call sites, {} communicators -> {}{}", report.world_size,
                  report.events, report.samples, report.sites, report.comms, Shown(outputs.trace_path),
                  report.parts > 0 ? fmt::format(" (the index of {} parts, {})", report.parts,
-                                                PartPath(outputs.trace_path, 0, report.parts) + " ...")
+                                                trace::PartPath(outputs.trace_path, 0, report.parts) + " ...")
                                   : std::string());
     for (const std::string& problem : report.problems) spdlog::warn("{}", problem);
     *complete &= report.problems.empty();
@@ -157,23 +157,6 @@ Status MergeAndReport(const std::string& dir, const std::vector<std::string>& ar
 }
 
 }  // namespace
-
-std::string PartPath(const std::string& index, int k, int n) {
-  const size_t slash = index.rfind('/');
-  const size_t name = slash == std::string::npos ? 0 : slash + 1;
-  std::string stem = index, suffix;
-  for (const char* known : {".ndjson.zst", ".ndjson", ".zst"}) {
-    const std::string ending = known;
-    if (index.size() - name > ending.size() && index.compare(index.size() - ending.size(), ending.size(), ending) == 0) {
-      stem = index.substr(0, index.size() - ending.size());
-      suffix = ending;
-      break;
-    }
-  }
-  const std::string number = std::to_string(k);
-  const size_t width = std::to_string(std::max(n - 1, 0)).size();
-  return stem + ".part" + std::string(width > number.size() ? width - number.size() : 0, '0') + number + suffix;
-}
 
 Status Run(const Config& options, const OutputOpener& open_output) {
   if (options.split > 1) {

@@ -37,9 +37,6 @@ struct Config {
   int split = 0;
 };
 
-// The file of part k of n of a split trace whose index is `index`:
-// run.ndjson.zst -> run.part3.ndjson.zst (k zero-padded to n's width).
-std::string PartPath(const std::string& index, int k, int n);
 
 // Opens `path` (config.output or config.trace_output) for the merge,
 // refusing one of `inputs` (the raw files): lib/cli's file handling.

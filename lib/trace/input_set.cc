@@ -46,6 +46,7 @@ Expected<bool> InputSet::Next(Record* record) {
       reader_ = std::make_unique<Reader>(std::move(source), options_);
       current_ = reader_.get();
       input_header_line_.clear();
+      merged_input_ = false;
     }
     RP_ASSIGN_OR_RETURN(bool more, reader_->Next(record));
     if (!more) {
@@ -55,6 +56,10 @@ Expected<bool> InputSet::Next(Record* record) {
       continue;
     }
     if (record->type == RecordType::kPart) {
+      if (merged_input_) {
+        return InputError(reader_->where() + ": a part record apart from the others (an index names its parts "
+                          "together, after the records that come before every event)");
+      }
       RP_RETURN_IF_ERROR(StartMerge(record->part));
       continue;
     }
@@ -80,15 +85,16 @@ Status InputSet::StartMerge(const PartRecord& first) {
   const std::string index = reader_->name();
   std::vector<PartRecord> list{first};
   auto rec = std::make_unique<Record>();
+  // The part records; what follows them (records that came after every
+  // event, like rp-clocksync's summaries) is read after the parts.
   for (;;) {
-    RP_ASSIGN_OR_RETURN(bool more, reader_->Next(rec.get()));
-    if (!more) break;
-    if (rec->type != RecordType::kPart) {
-      return InputError(reader_->where() + ": a \"" + rec->type_name +
-                        "\" record after the part records (the index of a split trace ends with its parts)");
-    }
+    RecordType type = RecordType::kUnknown;
+    RP_ASSIGN_OR_RETURN(bool more, reader_->PeekType(&type));
+    if (!more || type != RecordType::kPart) break;
+    RP_ASSIGN_OR_RETURN(more, reader_->Next(rec.get()));
     list.push_back(rec->part);
   }
+  merged_input_ = true;
   // The parts' ranks: every rank of the header in exactly one part.
   std::sort(list.begin(), list.end(),
             [](const PartRecord& a, const PartRecord& b) { return a.first_rank < b.first_rank; });
@@ -144,7 +150,7 @@ Status InputSet::Queue(size_t i) {
   Reader::OrderKey key;
   bool known = true;
   RP_ASSIGN_OR_RETURN(bool more, part.reader->PeekOrder(&key, &known));
-  const std::string where = part.reader->name() + ":" + std::to_string(part.reader->line() + 1);
+  auto where = [&] { return part.reader->name() + ":" + std::to_string(part.reader->line() + 1); };
   if (!more) {
     if (part.read != part.records) {
       return InputError(part.reader->name() + ": " + std::to_string(part.read) + " records, its index says " +
@@ -155,11 +161,11 @@ Status InputSet::Queue(size_t i) {
   if (!known) {
     key = {INT64_MIN, INT64_MIN};  // read at once: NextMerged says what the line is
   } else if (key.rank < part.first_rank || key.rank > part.last_rank) {
-    return InputError(where + ": rank " + std::to_string(key.rank) + " is not one of the part's ranks " +
+    return InputError(where() + ": rank " + std::to_string(key.rank) + " is not one of the part's ranks " +
                       std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank) +
                       " (its index's part record)");
   } else if (key.time < part.t0 || key.time > part.t1) {
-    return InputError(where + ": time " + std::to_string(key.time) + " lies outside the part's " +
+    return InputError(where() + ": time " + std::to_string(key.time) + " lies outside the part's " +
                       std::to_string(part.t0) + ".." + std::to_string(part.t1) + " (its index's part record)");
   }
   part.key = key;

@@ -20,45 +20,52 @@ bool IsBlank(std::string_view line) {
                      [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
-// Reads a decimal integer at *at (optional '-'), moving past it.
-bool ScanInt(std::string_view line, size_t* at, int64_t* value) {
+// Reads a decimal integer at *at (optional '-'), moving past it; a digit
+// must not end the text (the number might go on).
+inline bool ScanInt(std::string_view text, size_t* at, int64_t* value) {
   size_t i = *at;
-  const bool negative = i < line.size() && line[i] == '-';
+  const bool negative = i < text.size() && text[i] == '-';
   if (negative) ++i;
   const size_t first = i;
   uint64_t v = 0;
-  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && i - first < 19) v = v * 10 + (line[i++] - '0');
-  if (i == first || (i < line.size() && line[i] >= '0' && line[i] <= '9')) return false;
+  while (i < text.size() && static_cast<unsigned char>(text[i] - '0') < 10 && i - first < 19) {
+    v = v * 10 + (text[i++] - '0');
+  }
+  if (i == first || i == text.size() || static_cast<unsigned char>(text[i] - '0') < 10) return false;
   *value = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   *at = i;
   return true;
 }
 
-bool ScanLiteral(std::string_view line, size_t* at, std::string_view literal) {
-  if (line.substr(*at, literal.size()) != literal) return false;
-  *at += literal.size();
+template <size_t N>
+inline bool ScanLiteral(std::string_view text, size_t* at, const char (&literal)[N]) {
+  if (text.size() - *at < N - 1 || std::memcmp(text.data() + *at, literal, N - 1) != 0) return false;  // inlined
+  *at += N - 1;
   return true;
 }
 
-// The order key of a line in Encode's form, where its first fields are
+// The order key at the start of `text` when its line is in Encode's form,
+// where the first fields are
 //   {"type":"mpi","rank":R,"seq":S,"fn":"NAME","t0":T   or   {"type":"sample","rank":R,"t":T
-bool ScanOrderKey(std::string_view line, Reader::OrderKey* key) {
+// `text` may run past the line: a malformed line's key is wrong, and
+// reading it says so.
+inline bool ScanOrderKey(std::string_view text, Reader::OrderKey* key) {
   size_t at = 0;
   int64_t seq = 0;
-  if (ScanLiteral(line, &at, R"({"type":"mpi","rank":)")) {
-    if (!ScanInt(line, &at, &key->rank) || !ScanLiteral(line, &at, R"(,"seq":)") || !ScanInt(line, &at, &seq) ||
-        !ScanLiteral(line, &at, R"(,"fn":")")) {
+  if (ScanLiteral(text, &at, R"({"type":"mpi","rank":)")) {
+    if (!ScanInt(text, &at, &key->rank) || !ScanLiteral(text, &at, R"(,"seq":)") || !ScanInt(text, &at, &seq) ||
+        !ScanLiteral(text, &at, R"(,"fn":")")) {
       return false;
     }
-    const size_t quote = line.find('"', at);
-    if (quote == std::string_view::npos || line.substr(at, quote - at).find('\\') != std::string_view::npos) {
-      return false;
-    }
-    at = quote + 1;
-    return ScanLiteral(line, &at, R"(,"t0":)") && ScanInt(line, &at, &key->time);
+    const void* quote = std::memchr(text.data() + at, '"', std::min<size_t>(text.size() - at, 64));
+    if (quote == nullptr) return false;
+    const size_t end = static_cast<const char*>(quote) - text.data();
+    if (std::memchr(text.data() + at, '\\', end - at) != nullptr) return false;
+    at = end + 1;
+    return ScanLiteral(text, &at, R"(,"t0":)") && ScanInt(text, &at, &key->time);
   }
-  return ScanLiteral(line, &at, R"({"type":"sample","rank":)") && ScanInt(line, &at, &key->rank) &&
-         ScanLiteral(line, &at, R"(,"t":)") && ScanInt(line, &at, &key->time);
+  return ScanLiteral(text, &at, R"({"type":"sample","rank":)") && ScanInt(text, &at, &key->rank) &&
+         ScanLiteral(text, &at, R"(,"t":)") && ScanInt(text, &at, &key->time);
 }
 
 }  // namespace
@@ -193,14 +200,14 @@ Expected<bool> Reader::NextLine(std::string_view* line) {
   }
 }
 
-Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
+Expected<bool> Reader::PeekLine(std::string_view* line) {
   for (;;) {
     const void* nl = std::memchr(buffer_ + begin_, '\n', end_ - begin_);
     size_t length = 0;
     if (nl != nullptr) {
       length = static_cast<const char*>(nl) - (buffer_ + begin_);
     } else if (end_ - begin_ > options_.max_line) {
-      *known = false;  // too long: Next() reports it
+      *line = {};  // too long: Next() reports it
       return true;
     } else if (!eof_) {
       RP_ASSIGN_OR_RETURN(bool more, Fill());
@@ -211,27 +218,58 @@ Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
     } else {
       length = end_ - begin_;  // the last line, without a newline
     }
-    std::string_view line(buffer_ + begin_, length);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if ((line.empty() || line.front() != '{') && IsBlank(line)) {  // skipped, as Next() would
+    *line = std::string_view(buffer_ + begin_, length);
+    if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+    if ((line->empty() || line->front() != '{') && IsBlank(*line)) {  // skipped, as Next() would
       begin_ = std::min(end_, begin_ + length + 1);
       ++line_;
       continue;
     }
-    *known = ScanOrderKey(line, key);
-    if (*known) return true;
-    if (!peeked_) peeked_ = std::make_unique<Record>();
-    if (decoder_.Decode(line, peeked_.get()).ok()) {
-      if (peeked_->type == RecordType::kMpi) {
-        *key = {peeked_->mpi.t0, peeked_->mpi.rank};
-        *known = true;
-      } else if (peeked_->type == RecordType::kSample) {
-        *key = {peeked_->sample.t, peeked_->sample.rank};
-        *known = true;
-      }
-    }
     return true;
   }
+}
+
+bool Reader::DecodePeeked(std::string_view line) {
+  if (!peeked_) peeked_ = std::make_unique<Record>();
+  return !line.empty() && decoder_.Decode(line, peeked_.get()).ok();
+}
+
+Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
+  // Most lines: the key is read where the buffer holds it, without first
+  // finding the line's end.
+  if (begin_ != end_ && ScanOrderKey(std::string_view(buffer_ + begin_, end_ - begin_), key)) {
+    *known = true;
+    return true;
+  }
+  std::string_view line;
+  RP_ASSIGN_OR_RETURN(bool more, PeekLine(&line));
+  if (!more) return false;
+  *known = ScanOrderKey(line, key);
+  if (*known || !DecodePeeked(line)) return true;
+  if (peeked_->type == RecordType::kMpi) {
+    *key = {peeked_->mpi.t0, peeked_->mpi.rank};
+    *known = true;
+  } else if (peeked_->type == RecordType::kSample) {
+    *key = {peeked_->sample.t, peeked_->sample.rank};
+    *known = true;
+  }
+  return true;
+}
+
+Expected<bool> Reader::PeekType(RecordType* type) {
+  std::string_view line;
+  RP_ASSIGN_OR_RETURN(bool more, PeekLine(&line));
+  if (!more) return false;
+  constexpr std::string_view kOpening = R"({"type":")";
+  if (line.substr(0, kOpening.size()) == kOpening) {  // Encode's form
+    const size_t quote = line.find('"', kOpening.size());
+    if (quote != std::string_view::npos) {
+      *type = RecordTypeFromName(line.substr(kOpening.size(), quote - kOpening.size()));
+      return true;
+    }
+  }
+  *type = DecodePeeked(line) ? peeked_->type : RecordType::kUnknown;
+  return true;
 }
 
 Status Reader::Problem(const std::string& message) {

@@ -63,6 +63,9 @@ class Reader {
     int64_t time = 0, rank = 0;
   };
   Expected<bool> PeekOrder(OrderKey* key, bool* known);
+  // The type of the next record, looked at as PeekOrder does (kUnknown for
+  // a line that is no record); false at the end of the input.
+  Expected<bool> PeekType(RecordType* type);
 
   const std::string& name() const { return source_->name(); }
   // Line number of the record last returned (from 1).
@@ -79,6 +82,11 @@ class Reader {
   const std::string& first_skip() const { return first_skip_; }
 
  private:
+  // The next line that is not blank, left unread; false at end of input.
+  // A line too long to be a record is returned empty (Next() reports it).
+  Expected<bool> PeekLine(std::string_view* line);
+  // Decodes `line` into peeked_; false when it is no record.
+  bool DecodePeeked(std::string_view line);
   // Sets *line to the next line (without '\n'); false at end of input.
   Expected<bool> NextLine(std::string_view* line);
   Expected<bool> Fill();

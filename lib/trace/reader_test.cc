@@ -356,7 +356,7 @@ const std::string kFourRanks =
     Site(1) + "\n" + Event(0, 0, 10) + "\n" + R"({"type":"sample","rank":1,"t":10,"stack":[1]})" "\n" +
     Event(2, 0, 10) + "\n" + Event(3, 0, 20) + "\n" + Event(3, 1, 20) + "\n" + Event(2, 1, 24) + "\n" +
     R"({ "type": "mpi", "seq": 0, "rank": 1, "fn": "MPI_Barrier", "t1": 30, "t0": 25 })" "\n" +
-    Event(0, 1, 30) + "\n" + Event(0, 2, 31) + "\n";
+    Event(0, 1, 30) + "\n" + Event(0, 2, 31) + "\n" + Site(2) + "\n";  // a record after the events
 
 TEST(InputSet, ReadsASplitTraceAsTheTraceItWasSplitFrom) {
   for (const auto& groups : {std::vector<std::pair<int, int>>{{0, 1}, {2, 2}, {3, 3}},
@@ -417,8 +417,10 @@ TEST(InputSet, SaysWhatIsWrongWithASplitTrace) {
   EXPECT_NE(read([&](std::string&, std::string& part) { replace(part, Event(3, 1, 20), Site(7)); })
                 .find(R"(bad.part1.ndjson:4: a "site" where a part of a split trace holds mpi and sample records)"),
             std::string::npos);
-  EXPECT_NE(read([&](std::string& index, std::string&) { index += Site(9) + "\n"; })
-                .find(R"(a "site" record after the part records)"),
+  EXPECT_NE(read([&](std::string& index, std::string&) {
+              const std::string part0 = index.substr(index.find(R"({"type":"part")"));
+              index += Site(9) + "\n" + part0.substr(0, part0.find('\n') + 1);
+            }).find(R"(bad.ndjson:6: a part record apart from the others)"),
             std::string::npos);
 }
 

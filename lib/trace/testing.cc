@@ -38,7 +38,7 @@ std::vector<std::string> LinesOfType(std::string_view text, std::string_view typ
 std::string WriteSplit(const std::string& name, std::string_view merged,
                        const std::vector<std::pair<int, int>>& groups) {
   const std::string dir = ::testing::TempDir() + "/";
-  std::string index;
+  std::string index, epilogue;  // records before and after the events
   std::vector<std::string> parts(groups.size());
   std::vector<int64_t> records(groups.size(), 0), t0(groups.size(), INT64_MAX), t1(groups.size(), INT64_MIN);
   LineDecoder decoder;
@@ -50,7 +50,7 @@ std::string WriteSplit(const std::string& name, std::string_view merged,
       for (std::string& part : parts) part += line + "\n";
     }
     if (!event) {
-      index += line + "\n";
+      (records == std::vector<int64_t>(groups.size(), 0) ? index : epilogue) += line + "\n";
       continue;
     }
     const int64_t rank = record.type == RecordType::kMpi ? record.mpi.rank : record.sample.rank;
@@ -77,7 +77,7 @@ std::string WriteSplit(const std::string& name, std::string_view merged,
     }
     Encode(part, &index);
   }
-  std::ofstream(dir + name + ".ndjson", std::ios::binary) << index;
+  std::ofstream(dir + name + ".ndjson", std::ios::binary) << index << epilogue;
   return dir + name + ".ndjson";
 }
 

@@ -46,6 +46,14 @@ cmp <(rp-clocksync merged.ndjson.zst | rp-phases | rp-cpath 2>/dev/null) \
 # From stdin, the parts are looked for in the working directory.
 cmp <(rp-cat merged.ndjson.zst) <(rp-cat <split4.ndjson.zst) || fail "an index on stdin reads differently"
 
+# rp-cat --split: rp-clocksync's output (its summaries follow the events)
+# splits too; a stream with records between events does not.
+rp-clocksync merged.ndjson.zst >synced.ndjson
+rp-cat --split 3 synced.ndjson -o synced-split.ndjson.zst || fail "rp-cat --split"
+cmp synced.ndjson <(rp-cat synced-split.ndjson.zst) || fail "rp-cat --split: the split reads differently"
+cmp <(rp-phases synced.ndjson | rp-cpath 2>/dev/null) <(rp-phases synced-split.ndjson.zst | rp-cpath 2>/dev/null) ||
+  fail "rp-cat --split: the pipeline differs"
+
 # Broken split traces.
 expect_error() {  # what, expected message, command...
   local what=$1 message=$2
@@ -73,5 +81,7 @@ cp split4.ndjson.zst broken/
 cp other.part1.ndjson.zst broken/split4.part1.ndjson.zst
 expect_error "a part of another run" "broken/split4.part1.ndjson.zst: its header differs from its index's" \
   rp-cat broken/split4.ndjson.zst
+rp-phases synced.ndjson | rp-cpath >cpath.ndjson 2>/dev/null
+expect_error "records between events" '"cp_segment" record lies between events' rp-cat --split 2 cpath.ndjson -o x.ndjson
 expect_error "--split to stdout" "--split writes files beside its index" rp-record --merge "$raw" --split 2 -o -
 echo PASS

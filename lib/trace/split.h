@@ -1,0 +1,70 @@
+// Writing a split trace (rp-record --split, rp-cat --split): the prelude
+// goes to the index, each mpi and sample record to the file of its rank's
+// group, and last the index names the files in part records. Each part
+// starts with the index's header (trace::InputSet checks they match) and
+// holds the trace's records of its ranks in the trace's order, so merging
+// the parts by (time, rank) gives the trace back (input_set.h).
+//
+//   trace::SplitWriter split(std::move(parts));       // opened by the caller
+//   RP_RETURN_IF_ERROR(split.WriteHeader(header_line));  // as the index has it
+//   RP_ASSIGN_OR_RETURN(trace::Writer * out, split.For(mpi.rank, mpi.t0));
+//   RP_RETURN_IF_ERROR(out->Write(mpi));
+//   RP_RETURN_IF_ERROR(split.Finish(index));           // closes the parts first
+#ifndef RP_LIB_TRACE_SPLIT_H_
+#define RP_LIB_TRACE_SPLIT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/trace/schema.h"
+#include "lib/trace/writer.h"
+
+namespace rp::trace {
+
+struct RankGroup {
+  int64_t first = 0, last = 0;
+};
+
+// `n` contiguous groups of ranks 0..weights.size()-1 with about equal
+// weight each (at least one rank each; n is at most the ranks). Equal
+// weights: equal numbers of ranks.
+std::vector<RankGroup> BalancedGroups(const std::vector<int64_t>& weights, int n);
+
+// The file of part k of n beside the index `index`:
+// run.ndjson.zst -> run.part3.ndjson.zst (k zero-padded to n's width).
+std::string PartPath(const std::string& index, int k, int n);
+
+class SplitWriter {
+ public:
+  struct Part {
+    std::unique_ptr<Writer> writer;
+    std::string file;  // its name in the index, relative to the index's directory
+    RankGroup ranks;
+  };
+  // Parts of contiguous rank groups, in rank order.
+  explicit SplitWriter(std::vector<Part> parts);
+
+  // Writes the header line every part starts with: the index's own, byte
+  // for byte (without its newline).
+  Status WriteHeader(std::string_view line);
+  // The writer of `rank`'s part, counting a record at `time` (mpi t0,
+  // sample t) for the index.
+  Expected<Writer*> For(int64_t rank, int64_t time);
+  // Closes the parts, then writes their part records to `index`.
+  Status Finish(Writer& index);
+
+ private:
+  struct Extent {
+    int64_t records = 0, t0 = INT64_MAX, t1 = INT64_MIN;
+  };
+  std::vector<Part> parts_;
+  std::vector<Extent> extents_;
+  std::vector<uint32_t> part_of_;  // by rank
+};
+
+}  // namespace rp::trace
+
+#endif  // RP_LIB_TRACE_SPLIT_H_
