@@ -134,16 +134,14 @@ Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, tr
     return split->WriteHeader(header_line);
   };
   int64_t last_time = INT64_MIN, last_rank = -1;
-  std::string epilogue, after_events;
   for (;;) {
     RP_ASSIGN_OR_RETURN(bool more, inputs.Next(&record));
     if (!more) break;
     if ((++records & 0xFFFF) == 0 && progress) progress(records);
     const bool mpi = record.type == RecordType::kMpi;
     if (!mpi && record.type != RecordType::kSample) {
-      if (split) {  // after the events (rp-clocksync's summaries): the index's end
-        epilogue.append(record.line).push_back('\n');
-        if (after_events.empty()) after_events = inputs.where() + ": a \"" + record.type_name + "\" record";
+      if (split) {  // after the first event: it follows the event before it
+        RP_RETURN_IF_ERROR(split->After()->WriteRaw(record.line));
         continue;
       }
       if (record.type == RecordType::kHeader) {
@@ -154,10 +152,6 @@ Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, tr
       continue;
     }
     if (!split) RP_RETURN_IF_ERROR(start());
-    if (!after_events.empty()) {
-      return InputError(after_events + " lies between events; --split takes a trace whose other records come "
-                        "before or after every mpi and sample record (as rp-record and rp-clocksync write it)");
-    }
     const int64_t rank = mpi ? record.mpi.rank : record.sample.rank;
     const int64_t time = mpi ? record.mpi.t0 : record.sample.t;
     if (time < last_time || (time == last_time && rank < last_rank)) {
@@ -172,7 +166,6 @@ Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, tr
   }
   if (!split) RP_RETURN_IF_ERROR(start());
   RP_RETURN_IF_ERROR(split->Finish(index));
-  RP_RETURN_IF_ERROR(index.WriteText(epilogue));
   return index.Close();
 }
 

@@ -25,10 +25,9 @@ struct Config {
   std::function<void(int64_t records)> progress;
 };
 
-// A time-ordered trace whose other records come before or after every
-// mpi and sample record (rp-record's, rp-clocksync's) written as a split
-// trace: `index` gets the other records around the part records, and part
-// k of n is opened
+// A time-ordered stream (any stage's output) written as a split trace
+// (lib/trace/split.h): `index` gets the records before the first event and
+// the part records, and part k of n is opened
 // by open_part(k, n) (its writer and its name in the index). Groups have
 // equal numbers of ranks. Closes `index`.
 using PartOpener = std::function<Expected<trace::SplitWriter::Part>(int k, int n)>;

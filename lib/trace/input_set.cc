@@ -46,7 +46,6 @@ Expected<bool> InputSet::Next(Record* record) {
       reader_ = std::make_unique<Reader>(std::move(source), options_);
       current_ = reader_.get();
       input_header_line_.clear();
-      merged_input_ = false;
     }
     RP_ASSIGN_OR_RETURN(bool more, reader_->Next(record));
     if (!more) {
@@ -56,10 +55,6 @@ Expected<bool> InputSet::Next(Record* record) {
       continue;
     }
     if (record->type == RecordType::kPart) {
-      if (merged_input_) {
-        return InputError(reader_->where() + ": a part record apart from the others (an index names its parts "
-                          "together, after the records that come before every event)");
-      }
       RP_RETURN_IF_ERROR(StartMerge(record->part));
       continue;
     }
@@ -85,16 +80,16 @@ Status InputSet::StartMerge(const PartRecord& first) {
   const std::string index = reader_->name();
   std::vector<PartRecord> list{first};
   auto rec = std::make_unique<Record>();
-  // The part records; what follows them (records that came after every
-  // event, like rp-clocksync's summaries) is read after the parts.
   for (;;) {
-    RecordType type = RecordType::kUnknown;
-    RP_ASSIGN_OR_RETURN(bool more, reader_->PeekType(&type));
-    if (!more || type != RecordType::kPart) break;
-    RP_ASSIGN_OR_RETURN(more, reader_->Next(rec.get()));
+    RP_ASSIGN_OR_RETURN(bool more, reader_->Next(rec.get()));
+    if (!more) break;
+    if (rec->type != RecordType::kPart) {
+      return InputError(reader_->where() + ": a \"" + rec->type_name +
+                        "\" record after the part records (an index ends with its parts; what follows the first "
+                        "event lies in the parts)");
+    }
     list.push_back(rec->part);
   }
-  merged_input_ = true;
   // The parts' ranks: every rank of the header in exactly one part.
   std::sort(list.begin(), list.end(),
             [](const PartRecord& a, const PartRecord& b) { return a.first_rank < b.first_rank; });
@@ -159,7 +154,10 @@ Status InputSet::Queue(size_t i) {
     return OkStatus();
   }
   if (!known) {
-    key = {INT64_MIN, INT64_MIN};  // read at once: NextMerged says what the line is
+    // No event: it follows the part's record before it (a stage's record
+    // between events, as the split writer placed it), or NextMerged says
+    // what is wrong with it.
+    key = {INT64_MIN, INT64_MIN};
   } else if (key.rank < part.first_rank || key.rank > part.last_rank) {
     return InputError(where() + ": rank " + std::to_string(key.rank) + " is not one of the part's ranks " +
                       std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank) +
@@ -191,14 +189,13 @@ Expected<bool> InputSet::NextMerged(Record* record) {
   Part& part = parts_[i];
   current_ = part.reader.get();
   RP_ASSIGN_OR_RETURN(bool more, part.reader->Next(record));
-  const int64_t rank = record->type == RecordType::kMpi      ? record->mpi.rank
-                       : record->type == RecordType::kSample ? record->sample.rank
-                                                             : -1;
-  if (!more || rank < 0) {
-    return InputError(part.reader->where() + ": a \"" + (more ? record->type_name : "end") +
-                      "\" where a part of a split trace holds mpi and sample records");
+  if (!more || record->type == RecordType::kHeader || record->type == RecordType::kPart) {
+    return InputError(part.reader->where() + ": " + (more ? "a \"" + record->type_name + "\" record" : "the end") +
+                      " where the part has a record (is the part being written?)");
   }
-  if (rank < part.first_rank || rank > part.last_rank) {
+  const bool event = record->type == RecordType::kMpi || record->type == RecordType::kSample;
+  const int64_t rank = record->type == RecordType::kMpi ? record->mpi.rank : record->sample.rank;
+  if (event && (rank < part.first_rank || rank > part.last_rank)) {
     return InputError(part.reader->where() + ": rank " + std::to_string(rank) + " is not one of the part's ranks " +
                       std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank));
   }

@@ -4,12 +4,12 @@
 // what every rp-* tool does with `rp-x a.zst b.zst`, and what the stages'
 // libraries read: files, stdin or bytes in memory alike.
 //
-// An input that is the index of a split trace (rp-record --split: the
-// records before the first event, `part` records naming files of rank
-// groups, and any records that came after the last event) reads as the
-// trace it was split from, byte for byte: its parts are opened beside it
-// and merged where the part records stand, as rp-record merges ranks, by
-// time, then rank. A part that is
+// An input that is the index of a split trace (split.h: the records
+// before the first event, then `part` records naming files of rank
+// groups) reads as the trace it was split from, byte for byte: its parts
+// are opened beside it and merged as rp-record merges ranks, by time, then
+// rank; a record of a part that is no event follows the part's record
+// before it. A part that is
 // missing, truncated, of another run, or holds ranks or times the index
 // does not give it is an error naming the file.
 //
@@ -89,7 +89,6 @@ class InputSet {
   const Reader* current_ = nullptr;
   std::string input_header_line_;  // the current input's header, as written
   int64_t input_ranks_ = -1;       // and its ranks
-  bool merged_input_ = false;      // the current input is an index whose parts were merged
   std::vector<Part> parts_;        // while an index's parts are merged
   std::vector<size_t> heap_;       // of parts_, by Later
   size_t last_part_ = SIZE_MAX;    // whose record was returned last

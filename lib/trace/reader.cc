@@ -256,22 +256,6 @@ Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
   return true;
 }
 
-Expected<bool> Reader::PeekType(RecordType* type) {
-  std::string_view line;
-  RP_ASSIGN_OR_RETURN(bool more, PeekLine(&line));
-  if (!more) return false;
-  constexpr std::string_view kOpening = R"({"type":")";
-  if (line.substr(0, kOpening.size()) == kOpening) {  // Encode's form
-    const size_t quote = line.find('"', kOpening.size());
-    if (quote != std::string_view::npos) {
-      *type = RecordTypeFromName(line.substr(kOpening.size(), quote - kOpening.size()));
-      return true;
-    }
-  }
-  *type = DecodePeeked(line) ? peeked_->type : RecordType::kUnknown;
-  return true;
-}
-
 Status Reader::Problem(const std::string& message) {
   if (!options_.lenient || !seen_header_) return InputError(where() + ": " + message);
   if (skipped_++ == 0) first_skip_ = where() + ": " + message;

@@ -63,9 +63,6 @@ class Reader {
     int64_t time = 0, rank = 0;
   };
   Expected<bool> PeekOrder(OrderKey* key, bool* known);
-  // The type of the next record, looked at as PeekOrder does (kUnknown for
-  // a line that is no record); false at the end of the input.
-  Expected<bool> PeekType(RecordType* type);
 
   const std::string& name() const { return source_->name(); }
   // Line number of the record last returned (from 1).

@@ -350,11 +350,13 @@ std::string Event(int rank, int seq, int64_t t0) {
 }
 
 // Four ranks in time order, with ties across parts (broken by rank), ties
-// within a rank (file order), a sample, and a line not in canonical form.
+// within a rank (file order), a sample, a line not in canonical form, and
+// records that are no events between and after them.
 const std::string kFourRanks =
     R"({"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":4,"run":"a1"})" "\n" +
     Site(1) + "\n" + Event(0, 0, 10) + "\n" + R"({"type":"sample","rank":1,"t":10,"stack":[1]})" "\n" +
-    Event(2, 0, 10) + "\n" + Event(3, 0, 20) + "\n" + Event(3, 1, 20) + "\n" + Event(2, 1, 24) + "\n" +
+    Event(2, 0, 10) + "\n" + Event(3, 0, 20) + "\n" + Event(3, 1, 20) + "\n" + Site(3) + "\n" +
+    Event(2, 1, 24) + "\n" +
     R"({ "type": "mpi", "seq": 0, "rank": 1, "fn": "MPI_Barrier", "t1": 30, "t0": 25 })" "\n" +
     Event(0, 1, 30) + "\n" + Event(0, 2, 31) + "\n" + Site(2) + "\n";  // a record after the events
 
@@ -397,7 +399,7 @@ TEST(InputSet, SaysWhatIsWrongWithASplitTrace) {
                 .find("bad.part1.ndjson: its header differs from its index's"),
             std::string::npos);
   EXPECT_NE(read([&](std::string&, std::string& part) { part.resize(part.rfind(Event(3, 1, 20))); })
-                .find("bad.part1.ndjson: 2 records, its index says 4 (a truncated or replaced part?)"),
+                .find("bad.part1.ndjson: 2 records, its index says 5 (a truncated or replaced part?)"),
             std::string::npos);
   EXPECT_NE(read([&](std::string& index, std::string&) { replace(index, R"("first_rank":2)", R"("first_rank":3)"); })
                 .find("bad.ndjson: ranks 2..2 are in no part"),
@@ -414,13 +416,13 @@ TEST(InputSet, SaysWhatIsWrongWithASplitTrace) {
   EXPECT_NE(read([&](std::string&, std::string& part) { replace(part, Event(3, 1, 20), Event(3, 1, 99)); })
                 .find("bad.part1.ndjson:4: time 99 lies outside the part's 10..24"),
             std::string::npos);
-  EXPECT_NE(read([&](std::string&, std::string& part) { replace(part, Event(3, 1, 20), Site(7)); })
-                .find(R"(bad.part1.ndjson:4: a "site" where a part of a split trace holds mpi and sample records)"),
+  EXPECT_NE(read([&](std::string&, std::string& part) { replace(part, Event(3, 1, 20), part.substr(0, part.find('\n'))); })
+                .find(R"(bad.part1.ndjson:4: a "header" record where the part has a record)"),
             std::string::npos);
   EXPECT_NE(read([&](std::string& index, std::string&) {
               const std::string part0 = index.substr(index.find(R"({"type":"part")"));
               index += Site(9) + "\n" + part0.substr(0, part0.find('\n') + 1);
-            }).find(R"(bad.ndjson:6: a part record apart from the others)"),
+            }).find(R"(bad.ndjson:5: a "site" record after the part records)"),
             std::string::npos);
 }
 

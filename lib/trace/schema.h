@@ -529,14 +529,14 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
     "dropped there (they queued longer: raise --window)")
 
 // ------------------------------------------------------------------ part ---
-// In the index of a split trace (rp-record --split), after the prelude: the
-// files holding its mpi and sample records, by rank group. Readers merge
-// them; the records never reach a stage.
+// In the index of a split trace (rp-record --split), after the records
+// before the first event: the files holding the rest, by rank group.
+// Readers merge them; the records never reach a stage.
 #define RP_FIELDS_part(X)                                                      \
   X(Str, file, Req, "the part's file, relative to the index's directory")     \
   X(Int, first_rank, Req, "its ranks: first_rank..last_rank")                  \
   X(Int, last_rank, Req, "last of its ranks")                                  \
-  X(Int, records, Req, "mpi and sample records it holds")                     \
+  X(Int, records, Req, "records it holds (its ranks' events and the records that follow them)") \
   X(Int, t0, Opt, "earliest mpi t0 or sample t, ns")                          \
   X(Int, t1, Opt, "latest mpi t0 or sample t, ns")
 

@@ -61,11 +61,18 @@ Expected<Writer*> SplitWriter::For(int64_t rank, int64_t time) {
     return InputError("rank " + std::to_string(rank) + " is in no part of the split");
   }
   const uint32_t k = part_of_[rank];
+  last_ = k;
   Extent& e = extents_[k];
   ++e.records;
   e.t0 = std::min(e.t0, time);
   e.t1 = std::max(e.t1, time);
   return parts_[k].writer.get();
+}
+
+Writer* SplitWriter::After() {
+  if (last_ == UINT32_MAX) return nullptr;
+  ++extents_[last_].records;
+  return parts_[last_].writer.get();
 }
 
 Status SplitWriter::Finish(Writer& index) {

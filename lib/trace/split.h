@@ -1,9 +1,11 @@
-// Writing a split trace (rp-record --split, rp-cat --split): the prelude
-// goes to the index, each mpi and sample record to the file of its rank's
-// group, and last the index names the files in part records. Each part
-// starts with the index's header (trace::InputSet checks they match) and
-// holds the trace's records of its ranks in the trace's order, so merging
-// the parts by (time, rank) gives the trace back (input_set.h).
+// Writing a split trace (rp-record --split, rp-cat --split): the records
+// before the first event go to the index, each mpi and sample record to
+// the file of its rank's group, any other record after the first event to
+// the file of the event before it, and last the index names the files in
+// part records. Each part starts with the index's header (trace::InputSet
+// checks they match) and holds the trace's records of its ranks in the
+// trace's order, so merging the parts by (time, rank), each other record
+// right after the one it follows, gives the trace back (input_set.h).
 //
 //   trace::SplitWriter split(std::move(parts));       // opened by the caller
 //   RP_RETURN_IF_ERROR(split.WriteHeader(header_line));  // as the index has it
@@ -53,6 +55,9 @@ class SplitWriter {
   // The writer of `rank`'s part, counting a record at `time` (mpi t0,
   // sample t) for the index.
   Expected<Writer*> For(int64_t rank, int64_t time);
+  // The writer of a record that is no event, after the first event: the
+  // part of the event before it (nullptr before any event: the index's).
+  Writer* After();
   // Closes the parts, then writes their part records to `index`.
   Status Finish(Writer& index);
 
@@ -63,6 +68,7 @@ class SplitWriter {
   std::vector<Part> parts_;
   std::vector<Extent> extents_;
   std::vector<uint32_t> part_of_;  // by rank
+  uint32_t last_ = UINT32_MAX;     // the part of the last event
 };
 
 }  // namespace rp::trace

@@ -39,20 +39,22 @@ TEST(SplitWriter, RoutesByRankAndNamesThePartsLast) {
   parts[0] = {std::make_unique<Writer>(StringOutput(&a)), "a", {0, 1}};
   parts[1] = {std::make_unique<Writer>(StringOutput(&b)), "b", {2, 2}};
   SplitWriter split(std::move(parts));
+  EXPECT_EQ(split.After(), nullptr);  // before any event: the index's
   ASSERT_TRUE(split.WriteHeader("H").ok());
   for (auto [rank, time] : std::vector<std::pair<int, int>>{{2, 5}, {0, 7}, {2, 9}, {1, 9}}) {
     auto out = split.For(rank, time);
     ASSERT_TRUE(out.ok());
     ASSERT_TRUE((*out)->WriteRaw(std::to_string(rank)).ok());
   }
+  ASSERT_TRUE(split.After()->WriteRaw("x").ok());  // follows rank 1's record
   EXPECT_EQ(split.For(3, 1).status().message(), "rank 3 is in no part of the split");
   Writer out(StringOutput(&index));
   ASSERT_TRUE(split.Finish(out).ok());
   ASSERT_TRUE(out.Close().ok());
-  EXPECT_EQ(a, "H\n0\n1\n");
+  EXPECT_EQ(a, "H\n0\n1\nx\n");
   EXPECT_EQ(b, "H\n2\n2\n");
   EXPECT_EQ(index,
-            R"({"type":"part","file":"a","first_rank":0,"last_rank":1,"records":2,"t0":7,"t1":9})" "\n"
+            R"({"type":"part","file":"a","first_rank":0,"last_rank":1,"records":3,"t0":7,"t1":9})" "\n"
             R"({"type":"part","file":"b","first_rank":2,"last_rank":2,"records":2,"t0":5,"t1":9})" "\n");
 }
 

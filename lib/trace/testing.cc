@@ -38,7 +38,8 @@ std::vector<std::string> LinesOfType(std::string_view text, std::string_view typ
 std::string WriteSplit(const std::string& name, std::string_view merged,
                        const std::vector<std::pair<int, int>>& groups) {
   const std::string dir = ::testing::TempDir() + "/";
-  std::string index, epilogue;  // records before and after the events
+  std::string index;
+  size_t last = SIZE_MAX;  // the part of the last event
   std::vector<std::string> parts(groups.size());
   std::vector<int64_t> records(groups.size(), 0), t0(groups.size(), INT64_MAX), t1(groups.size(), INT64_MIN);
   LineDecoder decoder;
@@ -49,8 +50,13 @@ std::string WriteSplit(const std::string& name, std::string_view merged,
     if (record.type == RecordType::kHeader) {
       for (std::string& part : parts) part += line + "\n";
     }
-    if (!event) {
-      (records == std::vector<int64_t>(groups.size(), 0) ? index : epilogue) += line + "\n";
+    if (!event) {  // before the first event: the index's; after: it follows the event before it
+      if (last == SIZE_MAX) {
+        index += line + "\n";
+      } else {
+        parts[last] += line + "\n";
+        ++records[last];
+      }
       continue;
     }
     const int64_t rank = record.type == RecordType::kMpi ? record.mpi.rank : record.sample.rank;
@@ -59,6 +65,7 @@ std::string WriteSplit(const std::string& name, std::string_view merged,
       if (rank < groups[k].first || rank > groups[k].second) continue;
       parts[k] += line + "\n";
       ++records[k];
+      last = k;
       t0[k] = std::min(t0[k], time);
       t1[k] = std::max(t1[k], time);
     }
@@ -77,7 +84,7 @@ std::string WriteSplit(const std::string& name, std::string_view merged,
     }
     Encode(part, &index);
   }
-  std::ofstream(dir + name + ".ndjson", std::ios::binary) << index << epilogue;
+  std::ofstream(dir + name + ".ndjson", std::ios::binary) << index;
   return dir + name + ".ndjson";
 }
 

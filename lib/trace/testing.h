@@ -32,8 +32,8 @@ std::vector<std::string> LinesOfType(std::string_view text, std::string_view typ
 // The records of `text`, decoded (Record::line is left empty).
 std::vector<Record> Records(std::string_view text);
 
-// `merged` (a whole trace, time-ordered, its other records before or
-// after every event) written as rp-record --split writes it: one file per group of ranks {first, last} and an index, in
+// `merged` (a whole trace, time-ordered) written as trace::SplitWriter
+// writes it: one file per group of ranks {first, last} and an index, in
 // the test's directory as NAME.partK.ndjson and NAME.ndjson. Returns the
 // index's path.
 std::string WriteSplit(const std::string& name, std::string_view merged,

@@ -46,8 +46,8 @@ cmp <(rp-clocksync merged.ndjson.zst | rp-phases | rp-cpath 2>/dev/null) \
 # From stdin, the parts are looked for in the working directory.
 cmp <(rp-cat merged.ndjson.zst) <(rp-cat <split4.ndjson.zst) || fail "an index on stdin reads differently"
 
-# rp-cat --split: rp-clocksync's output (its summaries follow the events)
-# splits too; a stream with records between events does not.
+# rp-cat --split: any stage's output splits too (rp-clocksync's summaries
+# follow the events, rp-cpath's segments lie between them).
 rp-clocksync merged.ndjson.zst >synced.ndjson
 rp-cat --split 3 synced.ndjson -o synced-split.ndjson.zst || fail "rp-cat --split"
 cmp synced.ndjson <(rp-cat synced-split.ndjson.zst) || fail "rp-cat --split: the split reads differently"
@@ -82,6 +82,8 @@ cp other.part1.ndjson.zst broken/split4.part1.ndjson.zst
 expect_error "a part of another run" "broken/split4.part1.ndjson.zst: its header differs from its index's" \
   rp-cat broken/split4.ndjson.zst
 rp-phases synced.ndjson | rp-cpath >cpath.ndjson 2>/dev/null
-expect_error "records between events" '"cp_segment" record lies between events' rp-cat --split 2 cpath.ndjson -o x.ndjson
+rp-cat --split 4 cpath.ndjson -o cpath-split.ndjson || fail "rp-cat --split of rp-cpath's output"
+cmp cpath.ndjson <(rp-cat cpath-split.ndjson) || fail "rp-cat --split: rp-cpath's output reads differently"
+cmp <(rp-diagnose cpath.ndjson 2>/dev/null) <(rp-diagnose cpath-split.ndjson 2>/dev/null) || fail "rp-diagnose differs"
 expect_error "--split to stdout" "--split writes files beside its index" rp-record --merge "$raw" --split 2 -o -
 echo PASS
