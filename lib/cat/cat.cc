@@ -133,7 +133,7 @@ Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, tr
     split = std::make_unique<trace::SplitWriter>(std::move(files));
     return split->WriteHeader(header_line);
   };
-  int64_t last_time = INT64_MIN, last_rank = -1;
+  trace::Reader::OrderKey last{INT64_MIN, INT64_MIN, INT64_MIN};
   for (;;) {
     RP_ASSIGN_OR_RETURN(bool more, inputs.Next(&record));
     if (!more) break;
@@ -154,12 +154,15 @@ Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, tr
     if (!split) RP_RETURN_IF_ERROR(start());
     const int64_t rank = mpi ? record.mpi.rank : record.sample.rank;
     const int64_t time = mpi ? record.mpi.t0 : record.sample.t;
-    if (time < last_time || (time == last_time && rank < last_rank)) {
-      return InputError(inputs.where() + ": not in time order (--split takes a time-ordered trace; rp-record --split "
-                                         "splits any recording)");
+    const int64_t phase = mpi ? (record.mpi.has_phase() ? record.mpi.phase : -1)
+                              : (record.sample.has_phase() ? record.sample.phase : -1);
+    const trace::Reader::OrderKey key{phase, time, rank};
+    if (key < last) {
+      return InputError(inputs.where() + ": out of order (--split takes a stream in time order, or a phased one "
+                                         "in phase order, as the stages write them; rp-record --split splits any "
+                                         "recording)");
     }
-    last_time = time;
-    last_rank = rank;
+    last = key;
     auto out = split->For(rank, time);
     if (!out.ok()) return InputError(inputs.where() + ": " + out.status().message());
     RP_RETURN_IF_ERROR((*out)->WriteRaw(record.line));

@@ -157,7 +157,7 @@ Status InputSet::Queue(size_t i) {
     // No event: it follows the part's record before it (a stage's record
     // between events, as the split writer placed it), or NextMerged says
     // what is wrong with it.
-    key = {INT64_MIN, INT64_MIN};
+    key = {INT64_MIN, INT64_MIN, INT64_MIN};
   } else if (key.rank < part.first_rank || key.rank > part.last_rank) {
     return InputError(where() + ": rank " + std::to_string(key.rank) + " is not one of the part's ranks " +
                       std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank) +

@@ -67,13 +67,9 @@ class InputSet {
     int64_t read = 0;  // records returned
     Reader::OrderKey key;
   };
-  // Which part's record comes next: the least (time, rank), as rp-record
-  // merges ranks (a rank lives in one part, so no two parts tie).
-  bool Later(size_t a, size_t b) const {
-    const Reader::OrderKey& x = parts_[a].key;
-    const Reader::OrderKey& y = parts_[b].key;
-    return x.time != y.time ? x.time > y.time : x.rank > y.rank;
-  }
+  // Which part's record comes next: the least key (Reader::OrderKey; a
+  // rank lives in one part, so no two parts tie).
+  bool Later(size_t a, size_t b) const { return parts_[b].key < parts_[a].key; }
 
   // `first` is the index's first part record; the rest follow it.
   Status StartMerge(const PartRecord& first);

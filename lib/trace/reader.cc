@@ -44,11 +44,31 @@ inline bool ScanLiteral(std::string_view text, size_t* at, const char (&literal)
   return true;
 }
 
+// The phase of a canonical line from `at` on, where "phase" is the last
+// member: -1 without one; false when the line's end is not in `text`.
+inline bool ScanPhase(std::string_view text, size_t at, int64_t* phase) {
+  const void* nl = std::memchr(text.data() + at, '\n', text.size() - at);
+  if (nl == nullptr) return false;
+  size_t end = static_cast<const char*>(nl) - text.data();
+  if (end > at && text[end - 1] == '\r') --end;
+  if (end <= at || text[end - 1] != '}') return false;
+  size_t digits = end - 1;
+  while (digits > at && static_cast<unsigned char>(text[digits - 1] - '0') < 10) --digits;
+  constexpr std::string_view kPhase = R"(,"phase":)";
+  *phase = -1;
+  if (digits == end - 1 || digits - at < kPhase.size() ||
+      text.substr(digits - kPhase.size(), kPhase.size()) != kPhase) {
+    return true;
+  }
+  size_t i = digits;
+  return ScanInt(text, &i, phase);
+}
+
 // The order key at the start of `text` when its line is in Encode's form,
 // where the first fields are
 //   {"type":"mpi","rank":R,"seq":S,"fn":"NAME","t0":T   or   {"type":"sample","rank":R,"t":T
-// `text` may run past the line: a malformed line's key is wrong, and
-// reading it says so.
+// and "phase", when present, is the last. `text` may run past the line: a
+// malformed line's key is wrong, and reading it says so.
 inline bool ScanOrderKey(std::string_view text, Reader::OrderKey* key) {
   size_t at = 0;
   int64_t seq = 0;
@@ -62,10 +82,10 @@ inline bool ScanOrderKey(std::string_view text, Reader::OrderKey* key) {
     const size_t end = static_cast<const char*>(quote) - text.data();
     if (std::memchr(text.data() + at, '\\', end - at) != nullptr) return false;
     at = end + 1;
-    return ScanLiteral(text, &at, R"(,"t0":)") && ScanInt(text, &at, &key->time);
+    return ScanLiteral(text, &at, R"(,"t0":)") && ScanInt(text, &at, &key->time) && ScanPhase(text, at, &key->phase);
   }
   return ScanLiteral(text, &at, R"({"type":"sample","rank":)") && ScanInt(text, &at, &key->rank) &&
-         ScanLiteral(text, &at, R"(,"t":)") && ScanInt(text, &at, &key->time);
+         ScanLiteral(text, &at, R"(,"t":)") && ScanInt(text, &at, &key->time) && ScanPhase(text, at, &key->phase);
 }
 
 }  // namespace
@@ -235,8 +255,7 @@ bool Reader::DecodePeeked(std::string_view line) {
 }
 
 Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
-  // Most lines: the key is read where the buffer holds it, without first
-  // finding the line's end.
+  // Most lines: the key is read where the buffer holds it.
   if (begin_ != end_ && ScanOrderKey(std::string_view(buffer_ + begin_, end_ - begin_), key)) {
     *known = true;
     return true;
@@ -244,13 +263,16 @@ Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
   std::string_view line;
   RP_ASSIGN_OR_RETURN(bool more, PeekLine(&line));
   if (!more) return false;
-  *known = ScanOrderKey(line, key);
+  // The whole line is in the buffer now.
+  *known = ScanOrderKey(std::string_view(buffer_ + begin_, end_ - begin_), key);
   if (*known || !DecodePeeked(line)) return true;
   if (peeked_->type == RecordType::kMpi) {
-    *key = {peeked_->mpi.t0, peeked_->mpi.rank};
+    const MpiRecord& m = peeked_->mpi;
+    *key = {m.has_phase() ? m.phase : -1, m.t0, m.rank};
     *known = true;
   } else if (peeked_->type == RecordType::kSample) {
-    *key = {peeked_->sample.t, peeked_->sample.rank};
+    const SampleRecord& s = peeked_->sample;
+    *key = {s.has_phase() ? s.phase : -1, s.t, s.rank};
     *known = true;
   }
   return true;

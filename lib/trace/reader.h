@@ -54,13 +54,21 @@ class Reader {
   // record is always the header (checked: present, schema rp-trace/1).
   Expected<bool> Next(Record* record);
 
-  // Where the next record goes in the order of a merged trace: its rank
-  // and time (mpi t0, sample t). The line is looked at, not read: Next()
-  // then reads it. Returns false at the end of the input; sets *known to
-  // false for a line that is no mpi or sample record (Next() says what it
-  // is). Canonical lines are scanned where they lie, others decoded.
+  // Where the next record goes in the order of a merged trace: its phase
+  // (rp-phases' tag; -1 without), time (mpi t0, sample t) and rank. The
+  // line is looked at, not read: Next() then reads it. Returns false at the
+  // end of the input; sets *known to false for a line that is no mpi or
+  // sample record (Next() says what it is). Canonical lines are scanned
+  // where they lie, others decoded.
   struct OrderKey {
-    int64_t time = 0, rank = 0;
+    int64_t phase = -1, time = 0, rank = 0;
+    // A trace's order: by time, then rank (the recorder's merge), and a
+    // phased stream's phases one after another (rp-phases writes a
+    // window's phases in turn).
+    bool operator<(const OrderKey& o) const {
+      if (phase != o.phase) return phase < o.phase;
+      return time != o.time ? time < o.time : rank < o.rank;
+    }
   };
   Expected<bool> PeekOrder(OrderKey* key, bool* known);
 

@@ -370,6 +370,24 @@ TEST(InputSet, ReadsASplitTraceAsTheTraceItWasSplitFrom) {
   }
 }
 
+// rp-phases writes a window's phases in turn: rank 1's phase 0 ends after
+// rank 0's phase 1 began, and still comes first.
+TEST(InputSet, ReadsAPhasedSplitTraceInPhaseOrder) {
+  auto tagged = [](int rank, int seq, int64_t t0, int phase) {
+    std::string line = Event(rank, seq, t0);
+    return line.insert(line.size() - 1, R"(,"phase":)" + std::to_string(phase));
+  };
+  const std::string phased =
+      R"({"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2})" "\n" +
+      std::string(R"({"type":"phase","id":0,"t0":0,"t1":60})") + "\n" + tagged(0, 0, 10, 0) + "\n" +
+      tagged(1, 0, 20, 0) + "\n" + tagged(1, 1, 50, 0) + "\n" + R"({"type":"phase","id":1,"t0":60,"t1":90})" +
+      "\n" + tagged(0, 1, 40, 1) + "\n" + tagged(1, 2, 60, 1) + "\n" +
+      R"({ "type": "sample", "rank": 0, "t": 70, "stack": [1], "phase": 1 })" "\n" + tagged(0, 2, 80, 1) + "\n";
+  const ReadResult r = ReadSet(WriteSplit("phased", phased, {{0, 0}, {1, 1}}));
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.lines, Lines(phased));
+}
+
 TEST(InputSet, SaysWhatIsWrongWithASplitTrace) {
   const std::vector<std::pair<int, int>> groups{{0, 1}, {2, 3}};
   const std::string dir = ::testing::TempDir() + "/";

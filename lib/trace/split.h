@@ -4,8 +4,10 @@
 // the file of the event before it, and last the index names the files in
 // part records. Each part starts with the index's header (trace::InputSet
 // checks they match) and holds the trace's records of its ranks in the
-// trace's order, so merging the parts by (time, rank), each other record
-// right after the one it follows, gives the trace back (input_set.h).
+// trace's order, so merging the parts in the trace's order (time, then
+// rank; phase first in a phased stream: Reader::OrderKey), each other
+// record right after the one it follows, gives the trace back
+// (input_set.h).
 //
 //   trace::SplitWriter split(std::move(parts));       // opened by the caller
 //   RP_RETURN_IF_ERROR(split.WriteHeader(header_line));  // as the index has it

@@ -85,5 +85,9 @@ rp-phases synced.ndjson | rp-cpath >cpath.ndjson 2>/dev/null
 rp-cat --split 4 cpath.ndjson -o cpath-split.ndjson || fail "rp-cat --split of rp-cpath's output"
 cmp cpath.ndjson <(rp-cat cpath-split.ndjson) || fail "rp-cat --split: rp-cpath's output reads differently"
 cmp <(rp-diagnose cpath.ndjson 2>/dev/null) <(rp-diagnose cpath-split.ndjson 2>/dev/null) || fail "rp-diagnose differs"
+# rp-phases' output is in phase order: it splits and reads back in it.
+rp-phases synced.ndjson >phased.ndjson
+rp-cat --split 3 phased.ndjson -o phased-split.ndjson.zst || fail "rp-cat --split of rp-phases' output"
+cmp phased.ndjson <(rp-cat phased-split.ndjson.zst) || fail "rp-cat --split: rp-phases' output reads differently"
 expect_error "--split to stdout" "--split writes files beside its index" rp-record --merge "$raw" --split 2 -o -
 echo PASS
