@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "lib/base/version.h"
+#include "lib/phases/phase_table.h"
 #include "lib/trace/codec.h"
 #include "lib/trace/input_set.h"
 #include "lib/window/window.h"
@@ -22,17 +23,6 @@ uint64_t Fnv(uint64_t hash, const void* data, size_t n) {
   for (size_t i = 0; i < n; ++i) hash = (hash ^ p[i]) * kFnvPrime;
   return hash;
 }
-
-// What rp-phases knows of a phase while its window is written.
-struct Phase {
-  int64_t id = 0;
-  int64_t first_t0 = INT64_MAX;
-  int64_t last_t1 = INT64_MIN;
-  int64_t close = INT64_MIN;  // latest exit of its closing synchronization
-  int64_t events = 0;
-  Signature signature;
-  std::vector<size_t> lines;  // indices in the window, input order
-};
 
 }  // namespace
 
@@ -51,24 +41,85 @@ void Signature::Add(int64_t rank, uint64_t function_hash, int64_t site) {
   r.hash = Fnv(r.hash, &call, sizeof call);
 }
 
-std::string Signature::Hex() const {
-  uint64_t hash = 14695981039346656037ull;
+std::vector<std::pair<int64_t, uint64_t>> Signature::RankHashes() const {
+  std::vector<std::pair<int64_t, uint64_t>> out;
   for (size_t rank = 0; rank < ranks_.size(); ++rank) {
-    if (!ranks_[rank].any) continue;
+    if (ranks_[rank].any) out.emplace_back(static_cast<int64_t>(rank), ranks_[rank].hash);
+  }
+  return out;
+}
+
+std::string Signature::Hex() const { return Hex(RankHashes()); }
+
+std::string Signature::Hex(const std::vector<std::pair<int64_t, uint64_t>>& by_rank) {
+  uint64_t hash = 14695981039346656037ull;
+  for (const auto& [rank, rank_hash] : by_rank) {
     const uint64_t r = rank;
     hash = Fnv(hash, &r, sizeof r);
-    hash = Fnv(hash, &ranks_[rank].hash, sizeof ranks_[rank].hash);
+    hash = Fnv(hash, &rank_hash, sizeof rank_hash);
   }
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
   return hex;
 }
 
-namespace {
+namespace internal {
+
+PhaseCollector::PhaseCollector() : function_hash_(std::size(mpi::kFunctions) + 1) {
+  // Functions this version does not know all sign as "?".
+  for (size_t fn = 0; fn < std::size(mpi::kFunctions); ++fn) {
+    function_hash_[fn] = Signature::FunctionHash(mpi::kFunctions[fn].name);
+  }
+  function_hash_.back() = Signature::FunctionHash("?");
+}
+
+std::map<int64_t, Phase> PhaseCollector::Collect(const window::Window& w) {
+  std::map<int64_t, Phase> phases;
+  Phase* last = nullptr;  // runs of records share a level: one map lookup per run
+  for (size_t i = 0; i < w.lines.size(); ++i) {
+    const window::Line& r = w.lines[i];
+    if (last == nullptr || last->id != r.level) {
+      last = &phases[r.level];
+      last->id = r.level;
+    }
+    Phase& p = *last;
+    p.lines.push_back(i);
+    if (r.event < 0) continue;
+    const window::Event& e = w.events[r.event];
+    ++p.events;
+    ++events_;
+    // The application's time runs from MPI_Init's return to the call of
+    // MPI_Finalize: the first phase starts, and the last ends, there.
+    const mpi::Category category = e.category();
+    p.first_t0 = std::min(p.first_t0, category == mpi::Category::kInit ? e.t1 : e.t0);
+    p.last_t1 = std::max(p.last_t1, category == mpi::Category::kFinalize ? e.t0 : e.t1);
+    if (r.global_sync) p.close = std::max(p.close, e.t1);
+    p.signature.Add(e.rank, function_hash_[e.fn >= 0 ? e.fn : function_hash_.size() - 1], e.site);
+  }
+  return phases;
+}
+
+trace::PhaseRecord PhaseNamer::Next(int64_t id, int64_t first_t0, int64_t last_t1, int64_t close, int64_t events,
+                                    const std::string& signature, bool run) {
+  trace::PhaseRecord phase;
+  phase.set_id(id);
+  phase.set_t0(id == 0 || previous_close_ == INT64_MIN ? (first_t0 == INT64_MAX ? 0 : first_t0) : previous_close_);
+  const int64_t t1 = close != INT64_MIN ? close : last_t1;
+  phase.set_t1(std::max(phase.t0, t1 == INT64_MIN ? phase.t0 : t1));
+  previous_close_ = close != INT64_MIN ? close : previous_close_;
+  auto [it, added] = clusters_.emplace(signature, static_cast<int64_t>(clusters_.size()));
+  if (added) iterations_.push_back(0);
+  phase.set_signature(signature);
+  phase.set_cluster(it->second);
+  phase.set_iteration(iterations_[it->second]++);
+  phase.set_events(events);
+  if (run) phase.set_kind("run");
+  return phase;
+}
 
 // Writes records of a window tagged with their phase id.
-Status WriteTagged(const window::Window& w, const std::vector<size_t>& records, int64_t id, trace::Writer* writer) {
-  for (size_t i : records) {
+Status WriteTagged(const window::Window& w, const std::vector<size_t>& lines, int64_t id, trace::Writer* writer) {
+  for (size_t i : lines) {
     const window::Line& r = w.lines[i];
     if (r.type == trace::RecordType::kPhase) continue;  // an earlier rp-phases': replaced
     if (r.type != trace::RecordType::kMpi && r.type != trace::RecordType::kSample) {
@@ -93,7 +144,7 @@ Status WriteTagged(const window::Window& w, const std::vector<size_t>& records, 
   return OkStatus();
 }
 
-}  // namespace
+}  // namespace internal
 
 Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   // A record's phase is its rank's synchronization level: windows need not
@@ -106,76 +157,35 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-phases ") + kVersion, writer, nullptr, false,
                                           trace::RecordType::kPhase));
 
-  std::unordered_map<std::string, int64_t> clusters;  // signature -> cluster id
-  std::vector<int64_t> iterations;                    // by cluster
-  int64_t previous_close = INT64_MIN;
+  internal::PhaseCollector collector;
+  internal::PhaseNamer namer;
   int64_t phases_written = 0;
   int64_t last_written = -1;  // the latest phase id written
-  int64_t events = 0;         // mpi records
-  // Functions this version does not know all sign as "?".
-  std::vector<uint64_t> function_hash(std::size(mpi::kFunctions) + 1);
-  for (size_t fn = 0; fn < std::size(mpi::kFunctions); ++fn) function_hash[fn] = Signature::FunctionHash(mpi::kFunctions[fn].name);
-  function_hash.back() = Signature::FunctionHash("?");
   window::Window w;
   for (;;) {
     RP_ASSIGN_OR_RETURN(bool more, windows.Next(&w));
     if (!more) break;
-    std::map<int64_t, Phase> phases;
-    Phase* last = nullptr;  // runs of records share a level: one map lookup per run
-    for (size_t i = 0; i < w.lines.size(); ++i) {
-      const window::Line& r = w.lines[i];
-      if (last == nullptr || last->id != r.level) {
-        last = &phases[r.level];
-        last->id = r.level;
-      }
-      Phase& p = *last;
-      p.lines.push_back(i);
-      if (r.event < 0) continue;
-      const window::Event& e = w.events[r.event];
-      ++p.events;
-      ++events;
-      // The application's time runs from MPI_Init's return to the call of
-      // MPI_Finalize: the first phase starts, and the last ends, there.
-      const mpi::Category category = e.category();
-      p.first_t0 = std::min(p.first_t0, category == mpi::Category::kInit ? e.t1 : e.t0);
-      p.last_t1 = std::max(p.last_t1, category == mpi::Category::kFinalize ? e.t0 : e.t1);
-      if (r.global_sync) p.close = std::max(p.close, e.t1);
-      p.signature.Add(e.rank, function_hash[e.fn >= 0 ? e.fn : function_hash.size() - 1], e.site);
-    }
-    for (auto& [id, p] : phases) {
+    for (auto& [id, p] : collector.Collect(w)) {
       // A phase already written: records of a rank that came after the
       // window of their phase ended (WindowReader::hold_report warns).
       if (id <= last_written) {
-        RP_RETURN_IF_ERROR(WriteTagged(w, p.lines, id, writer));
+        RP_RETURN_IF_ERROR(internal::WriteTagged(w, p.lines, id, writer));
         continue;
       }
       last_written = id;
-      trace::PhaseRecord phase;
-      phase.set_id(id);
-      phase.set_t0(id == 0 || previous_close == INT64_MIN ? (p.first_t0 == INT64_MAX ? 0 : p.first_t0)
-                                                           : previous_close);
-      const int64_t t1 = p.close != INT64_MIN ? p.close : p.last_t1;
-      phase.set_t1(std::max(phase.t0, t1 == INT64_MIN ? phase.t0 : t1));
-      previous_close = p.close != INT64_MIN ? p.close : previous_close;
-      const std::string signature = p.signature.Hex();
-      auto [it, added] = clusters.emplace(signature, static_cast<int64_t>(clusters.size()));
-      if (added) iterations.push_back(0);
-      phase.set_signature(signature);
-      phase.set_cluster(it->second);
-      phase.set_iteration(iterations[it->second]++);
-      phase.set_events(p.events);
       // A run without any global synchronization is one phase.
-      if (id == 0 && p.close == INT64_MIN && windows.finished()) phase.set_kind("run");
-      RP_RETURN_IF_ERROR(writer->Write(phase));
+      const bool run = id == 0 && p.close == INT64_MIN && windows.finished();
+      RP_RETURN_IF_ERROR(
+          writer->Write(namer.Next(id, p.first_t0, p.last_t1, p.close, p.events, p.signature.Hex(), run)));
       ++phases_written;
-      RP_RETURN_IF_ERROR(WriteTagged(w, p.lines, id, writer));
+      RP_RETURN_IF_ERROR(internal::WriteTagged(w, p.lines, id, writer));
     }
   }
   RP_RETURN_IF_ERROR(writer->Close());
   window::WarnAboutInput(windows);
-  spdlog::debug("{} phases in {} clusters", phases_written, clusters.size());
+  spdlog::debug("{} phases in {} clusters", phases_written, namer.clusters());
   // Samples alone make no phase worth the name (exit 1, as the other stages).
-  if (events == 0) return NothingError("the trace has no mpi records: no phases");
+  if (collector.events() == 0) return NothingError("the trace has no mpi records: no phases");
   return OkStatus();
 }
 

@@ -48,6 +48,11 @@ class Signature {
   static uint64_t FunctionHash(std::string_view function);
   // 16 hex digits; ranks without calls do not count.
   std::string Hex() const;
+  // The ranks' own hashes, by rank (ranks with calls), and the signature of
+  // such a list: a phase's signature from the parts of its ranks that
+  // processes of a parallel run computed (Hex() is Hex(RankHashes())).
+  std::vector<std::pair<int64_t, uint64_t>> RankHashes() const;
+  static std::string Hex(const std::vector<std::pair<int64_t, uint64_t>>& by_rank);
 
  private:
   struct RankHash {

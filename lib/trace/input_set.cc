@@ -12,7 +12,9 @@ InputSet::InputSet(const std::vector<std::string>& paths, const ReaderOptions& o
 }
 
 void InputSet::Rewind() {
+  const int process = select_process_, processes = select_processes_;
   *this = InputSet(std::move(inputs_), options_);
+  SelectParts(process, processes);
 }
 
 uint64_t InputSet::raw_bytes() const {
@@ -111,6 +113,16 @@ Status InputSet::StartMerge(const PartRecord& first) {
   if (input_ranks_ >= 0 && next != input_ranks_) {
     return InputError(index + ": its parts hold ranks 0.." + std::to_string(next - 1) + ", its header says " +
                       std::to_string(input_ranks_) + " ranks");
+  }
+  split_ = true;
+  if (select_processes_ > 0) {  // this process's share of the parts
+    const size_t n = list.size(), p = select_process_, ps = select_processes_;
+    list = std::vector<PartRecord>(list.begin() + p * n / ps, list.begin() + (p + 1) * n / ps);
+    selected_first_ = list.empty() ? 0 : list.front().first_rank;
+    selected_last_ = list.empty() ? -1 : list.back().last_rank;
+  } else {
+    selected_first_ = 0;
+    selected_last_ = next - 1;
   }
   // Parts lie beside the index (stdin's: in the working directory).
   const size_t slash = index.rfind('/');

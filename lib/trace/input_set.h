@@ -43,6 +43,19 @@ class InputSet {
   // rewind).
   void Rewind();
 
+  // A split trace's parts read by process `process` of `processes` (a
+  // parallel stage): a contiguous run of about parts/processes of them, by
+  // rank. Other inputs are read whole.
+  void SelectParts(int process, int processes) {
+    select_process_ = process;
+    select_processes_ = processes;
+  }
+  // After the first record: whether an input was a split trace, and the
+  // ranks of the parts read (first > last: none).
+  bool split() const { return split_; }
+  int64_t first_rank() const { return selected_first_; }
+  int64_t last_rank() const { return selected_last_; }
+
   // Next record of the concatenated inputs; false after the last one.
   Expected<bool> Next(Record* record);
 
@@ -86,6 +99,9 @@ class InputSet {
   std::string input_header_line_;  // the current input's header, as written
   int64_t input_ranks_ = -1;       // and its ranks
   std::vector<Part> parts_;        // while an index's parts are merged
+  int select_process_ = 0, select_processes_ = 0;
+  bool split_ = false;
+  int64_t selected_first_ = 0, selected_last_ = -1;
   std::vector<size_t> heap_;       // of parts_, by Later
   size_t last_part_ = SIZE_MAX;    // whose record was returned last
   uint64_t done_bytes_ = 0;

@@ -1,0 +1,88 @@
+// The processes of a parallel analysis (mpirun -np P rp-<stage>-mpi), as
+// the stages see them: who they are, and one collective exchange that
+// carries every process's bytes to every process. Exchanges are made in
+// lockstep; a process that fails sends its error in its next exchange, so
+// every process learns of it there and stops, instead of waiting for it.
+//
+//   RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm, mine));
+//   // all[p]: process p's bytes (an error of any process is returned instead)
+#ifndef RP_LIB_DIST_COMM_H_
+#define RP_LIB_DIST_COMM_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/base/status.h"
+
+namespace rp::dist {
+
+class Comm {
+ public:
+  virtual ~Comm() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Every process's `mine`, by process (MPI_Allgatherv).
+  virtual Expected<std::vector<std::string>> Allgather(std::string_view mine) = 0;
+};
+
+// Allgather with each process's status: the data of all, or the first
+// failed process's error ("process 2: ...").
+Expected<std::vector<std::string>> Exchange(Comm& comm, std::string_view mine);
+// This process's error, sent in the exchange the others make next.
+Status Fail(Comm& comm, const Status& error);
+
+// Appends and reads fixed-size values and strings (an exchange's bytes).
+class Packer {
+ public:
+  template <typename T> void Put(const T& value) {
+    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  void PutString(std::string_view s) {
+    Put<uint64_t>(s.size());
+    out_.append(s);
+  }
+  std::string& bytes() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+class Unpacker {
+ public:
+  explicit Unpacker(std::string_view in) : in_(in) {}
+  template <typename T> T Get() {
+    T value{};
+    if (in_.size() >= sizeof value) {
+      std::memcpy(&value, in_.data(), sizeof value);
+      in_.remove_prefix(sizeof value);
+    } else {
+      in_ = {};
+      bad_ = true;
+    }
+    return value;
+  }
+  std::string GetString() {
+    const uint64_t n = Get<uint64_t>();
+    if (n > in_.size()) {
+      bad_ = true;
+      in_ = {};
+      return {};
+    }
+    std::string s(in_.substr(0, n));
+    in_.remove_prefix(n);
+    return s;
+  }
+  bool done() const { return in_.empty(); }
+  bool bad() const { return bad_; }
+
+ private:
+  std::string_view in_;
+  bool bad_ = false;
+};
+
+}  // namespace rp::dist
+
+#endif  // RP_LIB_DIST_COMM_H_
