@@ -148,6 +148,7 @@ Status InputSet::StartMerge(const PartRecord& first) {
   }
   heap_.clear();
   last_part_ = SIZE_MAX;
+  if (parts_.size() == 1) return OkStatus();  // read as it lies: NextOfOnlyPart
   for (size_t i = 0; i < parts_.size(); ++i) RP_RETURN_IF_ERROR(Queue(i));
   return OkStatus();
 }
@@ -184,7 +185,14 @@ Status InputSet::Queue(size_t i) {
   return OkStatus();
 }
 
+Status InputSet::CheckRank(const Part& part, int64_t rank) {
+  if (rank >= part.first_rank && rank <= part.last_rank) return OkStatus();
+  return InputError(part.reader->where() + ": rank " + std::to_string(rank) + " is not one of the part's ranks " +
+                    std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank));
+}
+
 Expected<bool> InputSet::NextMerged(Record* record) {
+  if (parts_.size() == 1) return NextOfOnlyPart(record);
   if (last_part_ != SIZE_MAX) {
     const size_t last = last_part_;
     last_part_ = SIZE_MAX;
@@ -207,12 +215,40 @@ Expected<bool> InputSet::NextMerged(Record* record) {
   }
   const bool event = record->type == RecordType::kMpi || record->type == RecordType::kSample;
   const int64_t rank = record->type == RecordType::kMpi ? record->mpi.rank : record->sample.rank;
-  if (event && (rank < part.first_rank || rank > part.last_rank)) {
-    return InputError(part.reader->where() + ": rank " + std::to_string(rank) + " is not one of the part's ranks " +
-                      std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank));
-  }
+  if (event) RP_RETURN_IF_ERROR(CheckRank(part, rank));
   ++part.read;
   last_part_ = i;
+  return true;
+}
+
+// One part (a process's share of a split trace, in a parallel stage): read
+// as it lies, with the checks the merge makes.
+Expected<bool> InputSet::NextOfOnlyPart(Record* record) {
+  Part& part = parts_.front();
+  current_ = part.reader.get();
+  RP_ASSIGN_OR_RETURN(bool more, part.reader->Next(record));
+  if (!more) {
+    if (part.read != part.records) {
+      return InputError(part.reader->name() + ": " + std::to_string(part.read) + " records, its index says " +
+                        std::to_string(part.records) + " (a truncated or replaced part?)");
+    }
+    Retire(*part.reader);
+    parts_.clear();
+    return false;
+  }
+  ++part.read;
+  const bool mpi = record->type == RecordType::kMpi;
+  if (!mpi && record->type != RecordType::kSample) {
+    if (record->type != RecordType::kHeader && record->type != RecordType::kPart) return true;
+    return InputError(part.reader->where() + ": a \"" + record->type_name + "\" record where the part has a record");
+  }
+  const int64_t rank = mpi ? record->mpi.rank : record->sample.rank;
+  const int64_t time = mpi ? record->mpi.t0 : record->sample.t;
+  RP_RETURN_IF_ERROR(CheckRank(part, rank));
+  if (time < part.t0 || time > part.t1) {
+    return InputError(part.reader->where() + ": time " + std::to_string(time) + " lies outside the part's " +
+                      std::to_string(part.t0) + ".." + std::to_string(part.t1) + " (its index's part record)");
+  }
   return true;
 }
 

@@ -55,6 +55,11 @@ class InputSet {
   bool split() const { return split_; }
   int64_t first_rank() const { return selected_first_; }
   int64_t last_rank() const { return selected_last_; }
+  // Whether `rank`'s records are read: false for the ranks of another
+  // process's parts.
+  bool Delivers(int64_t rank) const {
+    return !split_ || select_processes_ == 0 || (rank >= selected_first_ && rank <= selected_last_);
+  }
 
   // Next record of the concatenated inputs; false after the last one.
   Expected<bool> Next(Record* record);
@@ -89,6 +94,9 @@ class InputSet {
   // Peeks part i's next record into the heap, or checks its end.
   Status Queue(size_t i);
   Expected<bool> NextMerged(Record* record);
+  Expected<bool> NextOfOnlyPart(Record* record);
+  // A record's rank is one of its part's (the part record's range).
+  static Status CheckRank(const Part& part, int64_t rank);
   void Retire(const Reader& reader);  // its bytes and skips go to the totals
 
   std::vector<Opener> inputs_;

@@ -132,9 +132,10 @@ Status WindowReader::Start() {
       for (const auto& [id, members] : dict_.comm_ranks) {
         for (int64_t member : members) Rank(member);
       }
+      // A parallel stage's process reads its share of the ranks
+      // (trace::InputSet::SelectParts): the others hold no boundary back.
       for (size_t r = 0; r < ranks_.size(); ++r) {
-        const auto rank = static_cast<int64_t>(r);
-        if (rank < config_first_rank_ || rank > config_last_rank_) ranks_[r].expected = 0;  // another's share
+        if (!input_.Delivers(static_cast<int64_t>(r))) ranks_[r].expected = 0;
       }
       return OkStatus();
     }

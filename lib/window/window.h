@@ -177,9 +177,6 @@ struct ReadConfig {
   int64_t hold_limit = kDefaultHoldLimit;
   // Called after each window with the records read so far; may be empty.
   std::function<void(int64_t records_read)> progress;
-  // The ranks the input delivers (a parallel stage's share of a split
-  // trace, trace::InputSet::SelectParts): the others hold no boundary back.
-  int64_t first_rank = 0, last_rank = INT64_MAX;
 };
 
 class WindowReader {
@@ -187,9 +184,7 @@ class WindowReader {
   explicit WindowReader(trace::InputSet& input, Boundaries boundaries = Boundaries::kClean,
                         ReadConfig config = {})
       : input_(input), boundaries_(boundaries), progress_(std::move(config.progress)),
-        hold_limit_(std::max<int64_t>(config.hold_limit, 1)),
-        config_first_rank_(config.first_rank),
-        config_last_rank_(config.last_rank) {}
+        hold_limit_(std::max<int64_t>(config.hold_limit, 1)) {}
 
   // Reads the header and the dictionary records that precede the first
   // event (the usual order); later dictionary records are still honoured.
@@ -327,7 +322,6 @@ class WindowReader {
   int64_t fewest_ = 0, at_fewest_ = 0, most_ = 0;
   bool recount_ = true;
   const int64_t hold_limit_;
-  const int64_t config_first_rank_, config_last_rank_;  // ReadConfig::first_rank, last_rank
   int64_t next_hold_check_ = 0;  // records_read_ at which to look for silent ranks
   InputReport report_;
   int64_t next_boundary_ = 1;  // the synchronization instance that may end the window

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # rp-cat and the analysis stages must build where MPI is not installed:
-# none of them may depend on @openmpi (only the collector and rp-record,
-# which preloads it, do). Run from the workspace root; `make test` runs it.
+# none of them may depend on @openmpi (only the collector, rp-record, which
+# preloads it, and the stages' parallel -mpi binaries, e.g.
+# //cmd/rp-phases:rp-phases-mpi, do). Run from the workspace root; `make
+# test` runs it.
 set -euo pipefail
 tools=$(ls -d cmd/rp-*/ | sed 's|/$||' | grep -v '^cmd/rp-record$' | sed 's|^|//|' | paste -sd+ -)
 found=$(${BAZEL:-bazel} query --noshow_progress "somepath($tools, @openmpi//:all)" 2>/dev/null)

@@ -242,8 +242,13 @@ void GenerateHalo(const HaloSpec& spec, const std::function<void(const trace::Re
     const int64_t bound = earliest_local(exit);
     size_t written = 0, sampled = 0;
     for (; written < pending.size() && (last || pending[written].t0 < bound); ++written) {
-      // Samples before the call, then the call.
-      for (; sampled < samples_pending.size() && samples_pending[sampled].t <= pending[written].t0; ++sampled) {
+      // Samples before the call, then the call: by time, then rank, as
+      // rp-record merges ranks (a rank's sample at its call's start first).
+      auto before = [&](const trace::SampleRecord& s) {
+        const trace::MpiRecord& m = pending[written];
+        return s.t != m.t0 ? s.t < m.t0 : s.rank <= m.rank;
+      };
+      for (; sampled < samples_pending.size() && before(samples_pending[sampled]); ++sampled) {
         rec.type = trace::RecordType::kSample;
         std::swap(rec.sample, samples_pending[sampled]);
         emit(rec);

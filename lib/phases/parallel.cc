@@ -1,0 +1,274 @@
+#include "lib/phases/parallel.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <vector>
+
+#include "lib/base/version.h"
+#include "lib/phases/phase_table.h"
+#include "lib/trace/split.h"
+#include "lib/window/window.h"
+
+namespace rp::phases {
+namespace {
+
+using internal::Phase;
+
+// A phase as the processes' parts add up to it.
+struct Combined {
+  int64_t first_t0 = INT64_MAX, last_t1 = INT64_MIN, close = INT64_MIN, events = 0;
+  trace::Reader::OrderKey last{INT64_MIN, INT64_MIN, INT64_MIN};  // its last line
+  int owner = -1;                                                   // the process holding it
+  std::vector<std::pair<int64_t, uint64_t>> hashes;                 // ranks' signature hashes
+};
+
+// A window read and not yet written: its phases' lines wait for their records.
+struct Pending {
+  window::Window window;
+  std::map<int64_t, Phase> phases;
+};
+
+// One process's output part, counted for its part record.
+struct PartOut {
+  std::unique_ptr<trace::Writer> writer;
+  int64_t records = 0, t0 = INT64_MAX, t1 = INT64_MIN;
+
+  Status WriteLines(const window::Window& w, const Phase& p) {
+    RP_RETURN_IF_ERROR(internal::WriteTagged(w, p.lines, p.id, writer.get()));
+    for (size_t i : p.lines) {
+      const window::Line& line = w.lines[i];
+      if (line.type == trace::RecordType::kPhase) continue;  // dropped
+      ++records;
+      if (line.rank >= 0) t0 = std::min(t0, line.time), t1 = std::max(t1, line.time);
+    }
+    return OkStatus();
+  }
+};
+
+class ParallelPhases {
+ public:
+  ParallelPhases(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output)
+      : comm_(comm), input_(input), output_(output),
+        windows_(input, window::Boundaries::kEverySync, config.read) {}
+
+  Status Run() {
+    input_.SelectParts(comm_.rank(), comm_.size());
+    Status local = Start();
+    while (local.ok()) {
+      std::string mine;
+      local = ReadWindow(&mine);
+      if (!local.ok()) break;
+      RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm_, mine));
+      local = Combine(all);
+      if (local.ok()) local = NamePhases();
+      if (local.ok() && all_done_ && combined_.empty()) return Finish();
+    }
+    return dist::Fail(comm_, local);
+  }
+
+ private:
+  Status Start() {
+    RP_RETURN_IF_ERROR(windows_.Start());
+    if (!input_.split()) {
+      return InputError("rp-phases-mpi reads a split trace (rp-record --split N, rp-cat --split N); " +
+                        input_.current().name() + " is one stream");
+    }
+    // Every part starts with the output's header line; the index gets the
+    // whole prelude.
+    std::string prelude;
+    {
+      trace::Writer text(trace::StringOutput(&prelude));
+      RP_RETURN_IF_ERROR(window::WritePrelude(windows_.dictionary(), std::string("rp-phases ") + kVersion, &text,
+                                              nullptr, false, trace::RecordType::kPhase));
+      RP_RETURN_IF_ERROR(text.Close());
+    }
+    if (input_.first_rank() <= input_.last_rank()) {  // a process without parts writes none
+      const std::string path = trace::PartPath(output_.index, comm_.rank(), comm_.size());
+      RP_ASSIGN_OR_RETURN(part_.writer, output_.open(path));
+      RP_RETURN_IF_ERROR(part_.writer->WriteRaw(std::string_view(prelude).substr(0, prelude.find('\n'))));
+    }
+    if (comm_.rank() == 0) {
+      RP_ASSIGN_OR_RETURN(index_, output_.open(output_.index));
+      RP_RETURN_IF_ERROR(index_->WriteText(prelude));
+    }
+    return OkStatus();
+  }
+
+  // Reads this process's next windows, about kRoundLines lines (exchanges
+  // cost a synchronization: fewer of them keep processes from waiting on
+  // each other's every window); packs how far its ranks have got and the
+  // parts of the phases they have finished.
+  static constexpr size_t kRoundLines = size_t{1} << 12;
+  Status ReadWindow(std::string* mine) {
+    dist::Packer out;
+    size_t lines = 0;
+    while (!done_ && lines < kRoundLines) {
+      Pending pending;
+      RP_ASSIGN_OR_RETURN(bool more, windows_.Next(&pending.window));
+      if (!more) {
+        done_ = true;
+        reached_ = INT64_MAX;
+        break;
+      }
+      pending.phases = collector_.Collect(pending.window);
+      for (const window::Line& line : pending.window.lines) {
+        if (line.rank < 0 && line.type != trace::RecordType::kPhase) {
+          return InputError("rp-phases-mpi reads traces whose parts hold mpi and sample records (rp-record "
+                            "--split); this record lies among them: " +
+                            std::string(pending.window.text(line).substr(0, 80)));
+        }
+      }
+      // kEverySync: the window ends where every rank of this process has
+      // left its phases behind.
+      reached_ = pending.window.ends_with_sync ? pending.phases.rbegin()->first + 1 : INT64_MAX;
+      lines += pending.window.lines.size();
+      Pack(pending, &out);
+      pending_.push_back(std::move(pending));
+    }
+    dist::Packer head;
+    head.Put<int64_t>(reached_);
+    head.Put<uint8_t>(done_);
+    *mine = head.bytes() + out.bytes();
+    return OkStatus();
+  }
+
+  void Pack(const Pending& pending, dist::Packer* out) const {
+    for (const auto& [id, p] : pending.phases) {
+      out->Put<int64_t>(id);
+      out->Put<int64_t>(p.first_t0);
+      out->Put<int64_t>(p.last_t1);
+      out->Put<int64_t>(p.close);
+      out->Put<int64_t>(p.events);
+      trace::Reader::OrderKey last{INT64_MIN, INT64_MIN, INT64_MIN};
+      for (size_t i : p.lines) {
+        const window::Line& line = pending.window.lines[i];
+        if (line.rank >= 0) last = std::max(last, trace::Reader::OrderKey{id, line.time, line.rank});
+      }
+      out->Put<int64_t>(last.time);
+      out->Put<int64_t>(last.rank);
+      const auto hashes = p.signature.RankHashes();
+      out->Put<uint64_t>(hashes.size());
+      for (const auto& [rank, hash] : hashes) {
+        out->Put<int64_t>(rank);
+        out->Put<uint64_t>(hash);
+      }
+    }
+  }
+
+  Status Combine(const std::vector<std::string>& all) {
+    reached_all_ = INT64_MAX;
+    all_done_ = true;
+    for (int process = 0; process < static_cast<int>(all.size()); ++process) {
+      dist::Unpacker in(all[process]);
+      reached_all_ = std::min(reached_all_, in.Get<int64_t>());
+      all_done_ &= in.Get<uint8_t>() != 0;
+      while (!in.done() && !in.bad()) {
+        const int64_t id = in.Get<int64_t>();
+        Combined& c = combined_[id];
+        c.first_t0 = std::min(c.first_t0, in.Get<int64_t>());
+        c.last_t1 = std::max(c.last_t1, in.Get<int64_t>());
+        c.close = std::max(c.close, in.Get<int64_t>());
+        c.events += in.Get<int64_t>();
+        const trace::Reader::OrderKey last{id, in.Get<int64_t>(), in.Get<int64_t>()};
+        if (c.last < last) c.last = last, c.owner = process;
+        const uint64_t n = in.Get<uint64_t>();
+        for (uint64_t k = 0; k < n && !in.bad(); ++k) {
+          const int64_t rank = in.Get<int64_t>();
+          c.hashes.emplace_back(rank, in.Get<uint64_t>());
+        }
+      }
+      if (in.bad()) return InputError("a malformed exchange from process " + std::to_string(process));
+    }
+    return OkStatus();
+  }
+
+  // Names, in order, the phases every process has finished, and writes
+  // this process's part of them.
+  Status NamePhases() {
+    while (!combined_.empty() && combined_.begin()->first < reached_all_) {
+      auto node = combined_.extract(combined_.begin());
+      const int64_t id = node.key();
+      Combined& c = node.mapped();
+      std::sort(c.hashes.begin(), c.hashes.end());
+      const trace::PhaseRecord record =
+          namer_.Next(id, c.first_t0, c.last_t1, c.close, c.events, Signature::Hex(c.hashes),
+                      id == 0 && c.close == INT64_MIN);
+      if (record_owner_ == comm_.rank()) {
+        RP_RETURN_IF_ERROR(part_.writer->Write(record));
+        ++part_.records;
+      } else if (record_owner_ < 0 && comm_.rank() == 0) {
+        RP_RETURN_IF_ERROR(index_->Write(record));  // before every event
+      }
+      record_owner_ = c.owner;
+      RP_RETURN_IF_ERROR(WritePhase(id));
+    }
+    return OkStatus();
+  }
+
+  Status WritePhase(int64_t id) {
+    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+      auto phase = it->phases.find(id);
+      if (phase == it->phases.end()) continue;
+      RP_RETURN_IF_ERROR(part_.WriteLines(it->window, phase->second));
+      it->phases.erase(phase);
+      break;
+    }
+    while (!pending_.empty() && pending_.front().phases.empty()) pending_.pop_front();
+    return OkStatus();
+  }
+
+  // The parts closed, process 0 names them in the index and closes it last.
+  Status Finish() {
+    if (!pending_.empty()) return InputError("lines of a phase no process finished were left unwritten");
+    if (part_.writer) RP_RETURN_IF_ERROR(part_.writer->Close());
+    dist::Packer out;
+    out.Put<int64_t>(input_.first_rank());
+    out.Put<int64_t>(input_.last_rank());
+    out.Put<int64_t>(part_.records);
+    out.Put<int64_t>(part_.t0);
+    out.Put<int64_t>(part_.t1);
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm_, out.bytes()));
+    window::WarnAboutInput(windows_);
+    if (comm_.rank() != 0) return OkStatus();
+    for (int process = 0; process < comm_.size(); ++process) {
+      dist::Unpacker in(all[process]);
+      trace::PartRecord part;
+      const std::string path = trace::PartPath(output_.index, process, comm_.size());
+      part.set_file(path.substr(path.rfind('/') + 1));
+      part.set_first_rank(in.Get<int64_t>());
+      part.set_last_rank(in.Get<int64_t>());
+      part.set_records(in.Get<int64_t>());
+      const int64_t t0 = in.Get<int64_t>(), t1 = in.Get<int64_t>();
+      if (part.last_rank < part.first_rank) continue;  // a process without parts
+      if (part.records > 0) part.set_t0(t0), part.set_t1(t1);
+      RP_RETURN_IF_ERROR(index_->Write(part));
+    }
+    return index_->Close();
+  }
+
+  dist::Comm& comm_;
+  trace::InputSet& input_;
+  const ParallelOutput& output_;
+  window::WindowReader windows_;
+  internal::PhaseCollector collector_;
+  internal::PhaseNamer namer_;
+  PartOut part_;
+  std::unique_ptr<trace::Writer> index_;  // process 0's
+  std::deque<Pending> pending_;
+  std::map<int64_t, Combined> combined_;  // phases not yet named
+  int64_t reached_ = 0;                   // this process's ranks have left phases < reached_ behind
+  int64_t reached_all_ = 0;               // every process's have
+  bool done_ = false, all_done_ = false;
+  int record_owner_ = -1;  // who writes the next phase record: the holder of the last line before it
+};
+
+}  // namespace
+
+Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output) {
+  return ParallelPhases(config, comm, input, output).Run();
+}
+
+}  // namespace rp::phases

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# rp-phases-mpi on P = 1, 2, 3, 4, 8 processes: its split output, read
+# through the index, is rp-phases' output on the merged trace byte for
+# byte -- on a recorded run (6 ranks in 6 parts: with 8 processes, some
+# read none) and on a generated trace of 256 ranks in 16 parts. A process
+# that fails ends the job with its error (exit 2), with no hang.
+set -uo pipefail
+source tests/mpi/testenv.sh
+app=$1
+gen_halo=$2
+export PATH="$root/cmd/rp-phases:$PATH"
+cd "$work"
+parallel=("${MPIRUN[@]}" --bind-to none --mca mpi_yield_when_idle 1)
+
+rp-record --split 6 -o run.ndjson.zst -- "${MPIRUN[@]}" -np 6 --mca mpi_yield_when_idle 1 "$root/$app" \
+  -m rotating -n 6 -b 2000 -e 4000 2>/dev/null || fail "rp-record"
+"$root/$gen_halo" --ranks 256 --events 300000 --sync-every 4 --sample-hz 1000 -o halo.ndjson.zst || fail "gen-halo"
+rp-cat --split 16 halo.ndjson.zst -o halo-split.ndjson.zst || fail "rp-cat --split"
+
+for trace in run halo-split; do
+  rp-phases $trace.ndjson.zst -o $trace-phases.ndjson 2>/dev/null
+  rp-cpath $trace-phases.ndjson -o $trace-cpath.ndjson 2>/dev/null
+  for p in 1 2 3 4 8; do
+    timeout 300 "${parallel[@]}" -np $p rp-phases-mpi $trace.ndjson.zst -o $trace-p$p.ndjson.zst ||
+      fail "rp-phases-mpi on $p processes, $trace"
+    cmp $trace-phases.ndjson <(rp-cat $trace-p$p.ndjson.zst) ||
+      fail "rp-phases-mpi on $p processes: $trace differs from rp-phases"
+  done
+  # What reads it downstream sees the same stream.
+  cmp $trace-cpath.ndjson <(rp-cpath $trace-p4.ndjson.zst 2>/dev/null) || fail "rp-cpath after rp-phases-mpi differs"
+done
+[ "$(zstd -dc halo-split-p4.ndjson.zst | grep -c '"type":"part"')" = 4 ] || fail "4 processes: 4 parts expected"
+phases=$(rp-cat -t phase halo-split-phases.ndjson | grep -c '"type":"phase"')
+[ "$phases" -gt 20 ] || fail "the generated trace should have many phases, has $phases"
+
+# Failures. A part only process 1 of 2 reads is truncated: every process
+# stops, the error names the file.
+mkdir broken
+cp halo-split.* broken/
+zstd -dc halo-split.part12.ndjson.zst | head -n 1000 | zstd -q -f -o broken/halo-split.part12.ndjson.zst
+timeout 120 "${parallel[@]}" -np 2 rp-phases-mpi broken/halo-split.ndjson.zst -o broken-out.ndjson.zst >out 2>&1
+status=$?
+cat out
+[ $status != 124 ] || fail "a failing process: the job hung"
+[ $status != 0 ] || fail "a failing process: the job exited 0"
+grep -q "process 1: broken/halo-split.part12.ndjson.zst: 999 records, its index says" out ||
+  fail "a failing process: its error is not told"
+[ ! -e broken-out.ndjson.zst ] || fail "a failing job left an index"
+# A trace that is not split.
+rp-cat halo.ndjson.zst -o merged.ndjson.zst
+timeout 60 "${parallel[@]}" -np 2 rp-phases-mpi merged.ndjson.zst -o x.ndjson.zst >out 2>&1
+status=$?
+cat out
+[ $status != 0 ] && [ $status != 124 ] || fail "a trace that is not split: exit status $status"
+grep -q "reads a split trace" out || fail "a trace that is not split: not told"
+echo PASS
