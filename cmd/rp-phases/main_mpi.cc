@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
       "  rp-cpath phased.ndjson.zst");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     if (io.output == "-") return rp::InputError("rp-phases-mpi writes a split trace: give -o FILE");
-    if (io.inputs.size() != 1) return rp::InputError("rp-phases-mpi reads one split trace (its index)");
+    if (io.inputs.size() != 1 || io.inputs[0] == "-") {
+      return rp::InputError("rp-phases-mpi reads one split trace, its index given by name (every process opens it)");
+    }
     rp::trace::ReaderOptions reader;
     reader.lenient = io.lenient;
     rp::trace::InputSet input(io.inputs, reader);

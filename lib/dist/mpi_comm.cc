@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 
 namespace rp::dist {
@@ -23,8 +24,9 @@ class MpiComm : public Comm {
     if (MPI_Allgather(&length, 1, MPI_INT64_T, lengths.data(), 1, MPI_INT64_T, MPI_COMM_WORLD) != MPI_SUCCESS) {
       return InputError("MPI_Allgather failed");
     }
-    // MPI counts are ints: large exchanges go in rounds of at most 1 GiB each.
-    constexpr int64_t kRound = int64_t{1} << 30;
+    // MPI counts and displacements are ints: large exchanges go in rounds
+    // whose total fits one.
+    const int64_t kRound = std::max<int64_t>(INT32_MAX / size_, 1);
     std::vector<std::string> all(size_);
     for (int p = 0; p < size_; ++p) all[p].resize(lengths[p]);
     for (int64_t done = 0;; done += kRound) {

@@ -74,7 +74,7 @@ class ParallelPhases {
     RP_RETURN_IF_ERROR(windows_.Start());
     if (!input_.split()) {
       return InputError("rp-phases-mpi reads a split trace (rp-record --split N, rp-cat --split N); " +
-                        input_.current().name() + " is one stream");
+                        input_.where() + ": the input is one stream");
     }
     // Every part starts with the output's header line; the index gets the
     // whole prelude.
@@ -114,6 +114,14 @@ class ParallelPhases {
         break;
       }
       pending.phases = collector_.Collect(pending.window);
+      // A phase already named: records of a rank that came after the
+      // window of their phase ended (given up for --hold, or first seen
+      // late; warned of). They keep their phase id and get no record, as
+      // rp-phases writes them, here where they were read.
+      for (auto it = pending.phases.begin(); it != pending.phases.end() && it->first <= last_named_;) {
+        RP_RETURN_IF_ERROR(part_.WriteLines(pending.window, it->second));
+        it = pending.phases.erase(it);
+      }
       for (const window::Line& line : pending.window.lines) {
         if (line.rank < 0 && line.type != trace::RecordType::kPhase) {
           return InputError("rp-phases-mpi reads traces whose parts hold mpi and sample records (rp-record "
@@ -123,10 +131,14 @@ class ParallelPhases {
       }
       // kEverySync: the window ends where every rank of this process has
       // left its phases behind.
-      reached_ = pending.window.ends_with_sync ? pending.phases.rbegin()->first + 1 : INT64_MAX;
+      if (pending.window.ends_with_sync && !pending.phases.empty()) {
+        reached_ = std::max(reached_, pending.phases.rbegin()->first + 1);
+      } else if (!pending.window.ends_with_sync) {
+        reached_ = INT64_MAX;
+      }
       lines += pending.window.lines.size();
       Pack(pending, &out);
-      pending_.push_back(std::move(pending));
+      if (!pending.phases.empty()) pending_.push_back(std::move(pending));
     }
     dist::Packer head;
     head.Put<int64_t>(reached_);
@@ -202,37 +214,40 @@ class ParallelPhases {
       } else if (record_owner_ < 0 && comm_.rank() == 0) {
         RP_RETURN_IF_ERROR(index_->Write(record));  // before every event
       }
-      record_owner_ = c.owner;
+      if (c.owner >= 0) record_owner_ = c.owner;  // (a phase of dropped phase records only holds no line)
+      last_named_ = id;
       RP_RETURN_IF_ERROR(WritePhase(id));
     }
     return OkStatus();
   }
 
   Status WritePhase(int64_t id) {
-    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-      auto phase = it->phases.find(id);
-      if (phase == it->phases.end()) continue;
-      RP_RETURN_IF_ERROR(part_.WriteLines(it->window, phase->second));
-      it->phases.erase(phase);
-      break;
+    for (Pending& pending : pending_) {  // a phase's lines may lie in more than one window
+      auto phase = pending.phases.find(id);
+      if (phase == pending.phases.end()) continue;
+      RP_RETURN_IF_ERROR(part_.WriteLines(pending.window, phase->second));
+      pending.phases.erase(phase);
     }
     while (!pending_.empty() && pending_.front().phases.empty()) pending_.pop_front();
     return OkStatus();
   }
 
   // The parts closed, process 0 names them in the index and closes it last.
+  // A process that fails here still makes the exchange the others wait in.
   Status Finish() {
-    if (!pending_.empty()) return InputError("lines of a phase no process finished were left unwritten");
-    if (part_.writer) RP_RETURN_IF_ERROR(part_.writer->Close());
+    Status local = pending_.empty() ? OkStatus() : InputError("lines of a phase no process finished were left");
+    if (local.ok() && part_.writer) local = part_.writer->Close();
+    if (!local.ok()) return dist::Fail(comm_, local);
     dist::Packer out;
     out.Put<int64_t>(input_.first_rank());
     out.Put<int64_t>(input_.last_rank());
     out.Put<int64_t>(part_.records);
     out.Put<int64_t>(part_.t0);
     out.Put<int64_t>(part_.t1);
+    out.Put<int64_t>(collector_.events());
     RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm_, out.bytes()));
     window::WarnAboutInput(windows_);
-    if (comm_.rank() != 0) return OkStatus();
+    int64_t events = 0;
     for (int process = 0; process < comm_.size(); ++process) {
       dist::Unpacker in(all[process]);
       trace::PartRecord part;
@@ -242,11 +257,15 @@ class ParallelPhases {
       part.set_last_rank(in.Get<int64_t>());
       part.set_records(in.Get<int64_t>());
       const int64_t t0 = in.Get<int64_t>(), t1 = in.Get<int64_t>();
-      if (part.last_rank < part.first_rank) continue;  // a process without parts
+      events += in.Get<int64_t>();
+      if (comm_.rank() != 0 || part.last_rank < part.first_rank) continue;  // a process without parts
       if (part.records > 0) part.set_t0(t0), part.set_t1(t1);
       RP_RETURN_IF_ERROR(index_->Write(part));
     }
-    return index_->Close();
+    if (comm_.rank() == 0) RP_RETURN_IF_ERROR(index_->Close());
+    // Samples alone make no phase worth the name (exit 1, as rp-phases).
+    if (events == 0) return NothingError("the trace has no mpi records: no phases");
+    return OkStatus();
   }
 
   dist::Comm& comm_;
@@ -263,6 +282,7 @@ class ParallelPhases {
   int64_t reached_all_ = 0;               // every process's have
   bool done_ = false, all_done_ = false;
   int record_owner_ = -1;  // who writes the next phase record: the holder of the last line before it
+  int64_t last_named_ = INT64_MIN;
 };
 
 }  // namespace

@@ -160,7 +160,7 @@ Status InputSet::Queue(size_t i) {
   RP_ASSIGN_OR_RETURN(bool more, part.reader->PeekOrder(&key, &known));
   auto where = [&] { return part.reader->name() + ":" + std::to_string(part.reader->line() + 1); };
   if (!more) {
-    if (part.read != part.records) {
+    if (part.read + part.reader->skipped() != part.records) {  // (lenient: skipped lines were records)
       return InputError(part.reader->name() + ": " + std::to_string(part.read) + " records, its index says " +
                         std::to_string(part.records) + " (a truncated or replaced part?)");
     }
@@ -228,7 +228,7 @@ Expected<bool> InputSet::NextOfOnlyPart(Record* record) {
   current_ = part.reader.get();
   RP_ASSIGN_OR_RETURN(bool more, part.reader->Next(record));
   if (!more) {
-    if (part.read != part.records) {
+    if (part.read + part.reader->skipped() != part.records) {  // (lenient: skipped lines were records)
       return InputError(part.reader->name() + ": " + std::to_string(part.read) + " records, its index says " +
                         std::to_string(part.records) + " (a truncated or replaced part?)");
     }

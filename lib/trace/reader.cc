@@ -20,15 +20,16 @@ bool IsBlank(std::string_view line) {
                      [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
-// Reads a decimal integer at *at (optional '-'), moving past it; a digit
-// must not end the text (the number might go on).
+// Reads a decimal integer of at most 18 digits at *at (optional '-'),
+// moving past it; a digit must not end the text (the number might go on).
+// Longer ones are left to the decoder.
 inline bool ScanInt(std::string_view text, size_t* at, int64_t* value) {
   size_t i = *at;
   const bool negative = i < text.size() && text[i] == '-';
   if (negative) ++i;
   const size_t first = i;
   uint64_t v = 0;
-  while (i < text.size() && static_cast<unsigned char>(text[i] - '0') < 10 && i - first < 19) {
+  while (i < text.size() && static_cast<unsigned char>(text[i] - '0') < 10 && i - first < 18) {
     v = v * 10 + (text[i++] - '0');
   }
   if (i == first || i == text.size() || static_cast<unsigned char>(text[i] - '0') < 10) return false;
@@ -54,6 +55,7 @@ inline bool ScanPhase(std::string_view text, size_t at, int64_t* phase) {
   if (end <= at || text[end - 1] != '}') return false;
   size_t digits = end - 1;
   while (digits > at && static_cast<unsigned char>(text[digits - 1] - '0') < 10) --digits;
+  if (digits < end - 1 && digits > at && text[digits - 1] == '-') --digits;
   constexpr std::string_view kPhase = R"(,"phase":)";
   *phase = -1;
   if (digits == end - 1 || digits - at < kPhase.size() ||
@@ -249,11 +251,6 @@ Expected<bool> Reader::PeekLine(std::string_view* line) {
   }
 }
 
-bool Reader::DecodePeeked(std::string_view line) {
-  if (!peeked_) peeked_ = std::make_unique<Record>();
-  return !line.empty() && decoder_.Decode(line, peeked_.get()).ok();
-}
-
 Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
   // Most lines: the key is read where the buffer holds it.
   if (begin_ != end_ && ScanOrderKey(std::string_view(buffer_ + begin_, end_ - begin_), key)) {
@@ -261,11 +258,23 @@ Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
     return true;
   }
   std::string_view line;
-  RP_ASSIGN_OR_RETURN(bool more, PeekLine(&line));
-  if (!more) return false;
-  // The whole line is in the buffer now.
-  *known = ScanOrderKey(std::string_view(buffer_ + begin_, end_ - begin_), key);
-  if (*known || !DecodePeeked(line)) return true;
+  for (;;) {
+    RP_ASSIGN_OR_RETURN(bool more, PeekLine(&line));
+    if (!more) return false;
+    // The whole line is in the buffer now.
+    *known = ScanOrderKey(std::string_view(buffer_ + begin_, end_ - begin_), key);
+    if (*known || line.empty()) return true;  // (too long a line: Next() reports or skips it)
+    if (!peeked_) peeked_ = std::make_unique<Record>();
+    const Status decoded = decoder_.Decode(line, peeked_.get());
+    if (decoded.ok() || !options_.lenient || !seen_header_) break;
+    // Lenient: a malformed line is skipped here, where it would be read,
+    // so that the part's next record keeps its own place in the merge.
+    ++line_;
+    RP_RETURN_IF_ERROR(Problem(decoded.message()));
+    const void* nl = std::memchr(line.data(), '\n', buffer_ + end_ - line.data());
+    begin_ = nl == nullptr ? end_ : static_cast<size_t>(static_cast<const char*>(nl) - buffer_) + 1;
+  }
+  if (peeked_->type == RecordType::kUnknown) return true;  // Next() says what it is
   if (peeked_->type == RecordType::kMpi) {
     const MpiRecord& m = peeked_->mpi;
     *key = {m.has_phase() ? m.phase : -1, m.t0, m.rank};

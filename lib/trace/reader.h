@@ -90,8 +90,6 @@ class Reader {
   // The next line that is not blank, left unread; false at end of input.
   // A line too long to be a record is returned empty (Next() reports it).
   Expected<bool> PeekLine(std::string_view* line);
-  // Decodes `line` into peeked_; false when it is no record.
-  bool DecodePeeked(std::string_view line);
   // Sets *line to the next line (without '\n'); false at end of input.
   Expected<bool> NextLine(std::string_view* line);
   Expected<bool> Fill();

@@ -388,6 +388,41 @@ TEST(InputSet, ReadsAPhasedSplitTraceInPhaseOrder) {
   EXPECT_EQ(r.lines, Lines(phased));
 }
 
+// --lenient: a malformed line of a part is skipped where it lies; the
+// part's next record keeps its place, and the count still adds up.
+TEST(InputSet, SkipsAMalformedLineOfAPartWhenLenient) {
+  const std::string broken = R"({"type":"mpi","rank":2,"seq":9,"fn":"MPI_Barrier","t0":)";
+  const std::string index = WriteSplit("lenient", kFourRanks, {{0, 1}, {2, 3}});
+  // The part of ranks 2-3 gets a torn line after its fourth line, counted
+  // in the index as the record it was.
+  const std::string part = ::testing::TempDir() + "/lenient.part1.ndjson";
+  std::ifstream part_in(part), index_in(index);
+  std::string text((std::istreambuf_iterator<char>(part_in)), {});
+  std::string index_text((std::istreambuf_iterator<char>(index_in)), {});
+  const std::string before = Event(3, 1, 20) + "\n";
+  text.insert(text.find(before) + before.size(), broken + "\n");
+  std::ofstream(part, std::ios::binary) << text;
+  const std::string count = R"("file":"lenient.part1.ndjson","first_rank":2,"last_rank":3,"records":5)";
+  ASSERT_NE(index_text.find(count), std::string::npos) << index_text;
+  index_text.replace(index_text.find(count), count.size(),
+                     R"("file":"lenient.part1.ndjson","first_rank":2,"last_rank":3,"records":6)");
+  std::ofstream(index, std::ios::binary) << index_text;
+  ReaderOptions lenient;
+  lenient.lenient = true;
+  InputSet inputs(std::vector<std::string>{index}, lenient);
+  Record record;
+  std::vector<std::string> lines;
+  for (;;) {
+    auto more = inputs.Next(&record);
+    ASSERT_TRUE(more.ok()) << more.status().message();
+    if (!*more) break;
+    lines.emplace_back(record.line);
+  }
+  EXPECT_EQ(lines, Lines(kFourRanks));
+  EXPECT_EQ(inputs.skipped(), 1);
+  EXPECT_NE(inputs.first_skip().find("lenient.part1.ndjson:5:"), std::string::npos) << inputs.first_skip();
+}
+
 TEST(InputSet, SaysWhatIsWrongWithASplitTrace) {
   const std::vector<std::pair<int, int>> groups{{0, 1}, {2, 3}};
   const std::string dir = ::testing::TempDir() + "/";

@@ -23,7 +23,7 @@ for n in 2 4 100; do
   rp-record --merge "$raw" --split $n -o split$n.ndjson.zst 2>/dev/null || fail "rp-record --merge --split $n"
 done
 [ "$(ls split100.part*.ndjson.zst | wc -l)" = 6 ] || fail "--split 100 on 6 ranks: one file per rank expected"
-rp-cat -t part split4.ndjson.zst | grep -q part && fail "part records reach the reader"
+[ "$(rp-cat split4.ndjson.zst | grep -c '"type":"part"')" = 0 ] || fail "part records reach the reader"
 [ "$(zstd -dc split4.ndjson.zst | grep -c '"type":"part"')" = 4 ] || fail "the index should name 4 parts"
 # The parts hold every event once, with the ranks the index gives them.
 events=$(rp-cat -t mpi,sample merged.ndjson.zst | grep -vc '"type":"header"')
