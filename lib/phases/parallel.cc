@@ -62,6 +62,7 @@ class ParallelPhases {
       local = ReadWindow(&mine);
       if (!local.ok()) break;
       RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm_, mine));
+      Count(mine, all);
       local = Combine(all);
       if (local.ok()) local = NamePhases();
       if (local.ok() && all_done_ && combined_.empty()) return Finish();
@@ -137,6 +138,7 @@ class ParallelPhases {
         reached_ = INT64_MAX;
       }
       lines += pending.window.lines.size();
+      lines_read_ += static_cast<int64_t>(pending.window.lines.size());
       Pack(pending, &out);
       if (!pending.phases.empty()) pending_.push_back(std::move(pending));
     }
@@ -216,9 +218,16 @@ class ParallelPhases {
       }
       if (c.owner >= 0) record_owner_ = c.owner;  // (a phase of dropped phase records only holds no line)
       last_named_ = id;
+      ++named_;
       RP_RETURN_IF_ERROR(WritePhase(id));
     }
     return OkStatus();
+  }
+
+  void Count(const std::string& mine, const std::vector<std::string>& all) {
+    ++exchanges_;
+    bytes_sent_ += static_cast<int64_t>(mine.size());
+    for (const std::string& bytes : all) bytes_received_ += static_cast<int64_t>(bytes.size());
   }
 
   Status WritePhase(int64_t id) {
@@ -246,7 +255,11 @@ class ParallelPhases {
     out.Put<int64_t>(part_.t1);
     out.Put<int64_t>(collector_.events());
     RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm_, out.bytes()));
+    Count(out.bytes(), all);
     window::WarnAboutInput(windows_);
+    // For tests/bench/parallel_bench.sh's model (-v).
+    spdlog::debug("process {} of {}: {} lines, {} phases named, {} exchanges, {} bytes sent, {} received",
+                  comm_.rank(), comm_.size(), lines_read_, named_, exchanges_, bytes_sent_, bytes_received_);
     int64_t events = 0;
     for (int process = 0; process < comm_.size(); ++process) {
       dist::Unpacker in(all[process]);
@@ -283,6 +296,7 @@ class ParallelPhases {
   bool done_ = false, all_done_ = false;
   int record_owner_ = -1;  // who writes the next phase record: the holder of the last line before it
   int64_t last_named_ = INT64_MIN;
+  int64_t lines_read_ = 0, named_ = 0, exchanges_ = 0, bytes_sent_ = 0, bytes_received_ = 0;
 };
 
 }  // namespace

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# rp-phases-mpi: measured speed-up and memory at P = 1, 2 on this machine,
+# the volume it exchanges checked against its formula on a simulated run
+# of many ranks, and a model of time and memory at P = 64..4096 for traces
+# of 10^9..10^11 records built from those figures.
+#
+#   tests/bench/parallel_bench.sh            (RP_BENCH_RECORDS, RP_BENCH_RUNS)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bazel build -c opt //cmd/rp-cat //cmd/rp-phases //cmd/rp-phases:rp-phases-mpi //tests/synth:gen_halo >/dev/null 2>&1
+bin=$(pwd)/bazel-bin
+export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$PATH"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
+records=${RP_BENCH_RECORDS:-10000000}
+runs=${RP_BENCH_RUNS:-3}
+# Plain NDJSON in and out of memory: the figures are the stage's, not the disk's.
+work=$(mktemp -d /dev/shm/rp-parallel.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mpirun_=(mpirun --oversubscribe --bind-to none --mca btl self,vader --mca mpi_yield_when_idle 1)
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+timed() {  # variable, name, command...: median wall and CPU seconds (into variable_wall, _cpu), peak RSS
+  local var=$1 name=$2 walls="" cpus="" peak=0 wall user sys kb
+  shift 2
+  for ((i = 0; i < runs; i++)); do
+    rm -rf "$work/out" && mkdir "$work/out"
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>&1
+    read -r wall user sys kb <"$work/time"
+    walls+="$wall"$'\n'
+    cpus+="$(echo "$user + $sys" | bc -l)"$'\n'
+    ((kb > peak)) && peak=$kb
+  done
+  wall=$(printf "%s" "$walls" | median)
+  cpu=$(printf "%s" "$cpus" | median)
+  printf "%-34s %8.2f s %8.2f s CPU %8.1f MiB peak\n" "$name" "$wall" "$cpu" "$(echo "$peak / 1024" | bc -l)"
+  eval "${var}_wall=$wall ${var}_cpu=$cpu"
+}
+
+echo "== measured on $(nproc) cores, $records records, 64 ranks, median of $runs (commit $(git rev-parse --short HEAD))"
+"$bin/tests/synth/gen_halo" --ranks 64 --events "$records" -o "$work/halo.ndjson"
+rp-cat --split 1 "$work/halo.ndjson" -o "$work/s1.ndjson"
+rp-cat --split 2 "$work/halo.ndjson" -o "$work/s2.ndjson"
+n=$(grep -c . "$work/halo.ndjson")
+timed single "rp-phases, one process" rp-phases "$work/halo.ndjson" -o "$work/out/single.ndjson"
+timed p1 "rp-phases-mpi, P=1" "${mpirun_[@]}" -np 1 rp-phases-mpi "$work/s1.ndjson" -o "$work/out/p1.ndjson"
+timed p2 "rp-phases-mpi, P=2" "${mpirun_[@]}" -np 2 rp-phases-mpi "$work/s2.ndjson" -o "$work/out/p2.ndjson"
+printf "speed-up at P=2: %.2fx against rp-phases, %.2fx against P=1\n" \
+  "$(echo "$single_wall / $p2_wall" | bc -l)" "$(echo "$p1_wall / $p2_wall" | bc -l)"
+# CPU per record of one process: the compute term of the model.
+c=$(echo "$p1_cpu / $n" | bc -l)
+rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2*
+
+echo
+echo "== simulated: 4096 ranks, few records each, 8 processes on $(nproc) cores"
+sim_ranks=4096
+"$bin/tests/synth/gen_halo" --ranks $sim_ranks --events 2000000 --sync-every 2 -o "$work/many.ndjson"
+rp-cat --split 8 "$work/many.ndjson" -o "$work/m8.ndjson"
+"${mpirun_[@]}" -np 8 rp-phases-mpi -v "$work/m8.ndjson" -o "$work/mout.ndjson" 2>"$work/log"
+rp-phases "$work/many.ndjson" | cmp - <(rp-cat "$work/mout.ndjson") && echo "output: rp-phases' byte for byte"
+phases=$(grep -m1 -o '[0-9]* phases named' "$work/log" | cut -d' ' -f1)
+received=$(grep -m1 -o '[0-9]* received' "$work/log" | cut -d' ' -f1)
+exchanges=$(grep -m1 -o '[0-9]* exchanges' "$work/log" | cut -d' ' -f1)
+# Each process receives every process's part of every phase: 64 bytes of
+# figures per process and 16 per rank (its signature hash), and 9 bytes
+# of progress per process and exchange, plus the last exchange's 48.
+model=$(echo "$phases * (64 * 8 + 16 * $sim_ranks) + $exchanges * 9 * 8 + 48 * 8" | bc)
+printf "phases %d, exchanges %d; bytes received per process: measured %d, formula %d (%.1f%%)\n" \
+  "$phases" "$exchanges" "$received" "$model" "$(echo "100 * ($received - $model) / $model" | bc -l)"
+
+echo
+echo "== model: P processes, N records, R ranks; a phase per 100 records a rank"
+echo "   compute N*c/P (c = $(printf "%.0f" "$(echo "$c * 10^9" | bc -l)") ns a record, measured above); per phase every"
+echo "   process receives 64*P + 16*R bytes (allgather); 5 us per exchange step, log2(P) steps; 10 GB/s"
+printf "%6s %8s %8s %12s %14s %12s\n" P N R compute "recv/process" exchange
+for N in 1e9 1e10 1e11; do
+  for P in 64 256 1024 4096; do
+    awk -v P=$P -v N=$N -v c="$c" 'BEGIN {
+      R = 65536; phases = N / (R * 100); lines_per_exchange = 4096;
+      compute = N * c / P;
+      recv = phases * (64 * P + 16 * R);
+      exchanges = N / P / lines_per_exchange;
+      ex = exchanges * 5e-6 * log(P) / log(2) + recv / 1e10;
+      printf "%6d %8.0e %8d %10.1f s %11.2f GB %10.1f s\n", P, N, R, compute, recv / 1e9, ex }'
+  done
+done
+echo "   memory per process: the phases in flight for its ranks (a window), about"
+echo "   the same as one process's rp-phases per rank, with blocks of 128 KiB per part read"
