@@ -72,6 +72,7 @@ bench: build
 	tests/bench/pipeline_bench.sh
 	tests/bench/hops_bench.sh
 	tests/bench/perfetto_bench.sh
+	tests/bench/parallel_bench.sh
 	tests/bench/online_bench.sh
 
 # Regenerate the CLI golden files after an intended output change.
