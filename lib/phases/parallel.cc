@@ -22,7 +22,7 @@ struct Combined {
   int64_t first_t0 = INT64_MAX, last_t1 = INT64_MIN, close = INT64_MIN, events = 0;
   trace::Reader::OrderKey last{INT64_MIN, INT64_MIN, INT64_MIN};  // its last line
   int owner = -1;                                                   // the process holding it
-  std::vector<std::pair<int64_t, uint64_t>> hashes;                 // ranks' signature hashes
+  uint64_t signature = 0;                                           // the ranks' sum (Signature::Sum)
 };
 
 // A window read and not yet written: its phases' lines wait for their records.
@@ -163,12 +163,7 @@ class ParallelPhases {
       }
       out->Put<int64_t>(last.time);
       out->Put<int64_t>(last.rank);
-      const auto hashes = p.signature.RankHashes();
-      out->Put<uint64_t>(hashes.size());
-      for (const auto& [rank, hash] : hashes) {
-        out->Put<int64_t>(rank);
-        out->Put<uint64_t>(hash);
-      }
+      out->Put<uint64_t>(p.signature.Sum());
     }
   }
 
@@ -188,11 +183,7 @@ class ParallelPhases {
         c.events += in.Get<int64_t>();
         const trace::Reader::OrderKey last{id, in.Get<int64_t>(), in.Get<int64_t>()};
         if (c.last < last) c.last = last, c.owner = process;
-        const uint64_t n = in.Get<uint64_t>();
-        for (uint64_t k = 0; k < n && !in.bad(); ++k) {
-          const int64_t rank = in.Get<int64_t>();
-          c.hashes.emplace_back(rank, in.Get<uint64_t>());
-        }
+        c.signature += in.Get<uint64_t>();
       }
       if (in.bad()) return InputError("a malformed exchange from process " + std::to_string(process));
     }
@@ -206,9 +197,8 @@ class ParallelPhases {
       auto node = combined_.extract(combined_.begin());
       const int64_t id = node.key();
       Combined& c = node.mapped();
-      std::sort(c.hashes.begin(), c.hashes.end());
       const trace::PhaseRecord record =
-          namer_.Next(id, c.first_t0, c.last_t1, c.close, c.events, Signature::Hex(c.hashes),
+          namer_.Next(id, c.first_t0, c.last_t1, c.close, c.events, Signature::Hex(c.signature),
                       id == 0 && c.close == INT64_MIN);
       if (record_owner_ == comm_.rank()) {
         RP_RETURN_IF_ERROR(part_.writer->Write(record));

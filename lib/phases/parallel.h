@@ -7,8 +7,9 @@
 // to the process that reads the rank. What crosses processes, once per
 // window each reads: how far its ranks have got (the phases they have all
 // left behind), and for each phase it has finished, the partial phase
-// record of its ranks (first start, last end, closing exit, calls, the
-// ranks' signature hashes, its last line). A phase every process has
+// record of its ranks (first start, last end, closing exit, calls, its
+// ranks' part of the signature, its last line): 64 bytes, whatever the
+// ranks. A phase every process has
 // finished is named (lib/phases' PhaseNamer, in phase order, the same on
 // every process); its record goes into the part of the process that holds
 // the previous phase's last line, right after it (the first phase's into

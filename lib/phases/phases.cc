@@ -41,23 +41,30 @@ void Signature::Add(int64_t rank, uint64_t function_hash, int64_t site) {
   r.hash = Fnv(r.hash, &call, sizeof call);
 }
 
-std::vector<std::pair<int64_t, uint64_t>> Signature::RankHashes() const {
-  std::vector<std::pair<int64_t, uint64_t>> out;
-  for (size_t rank = 0; rank < ranks_.size(); ++rank) {
-    if (ranks_[rank].any) out.emplace_back(static_cast<int64_t>(rank), ranks_[rank].hash);
-  }
-  return out;
+namespace {
+
+// splitmix64's finaliser: every bit of the input moves every bit of the
+// output, so sums of mixed values keep ranks and hashes apart.
+uint64_t Mix(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
 }
 
-std::string Signature::Hex() const { return Hex(RankHashes()); }
+}  // namespace
 
-std::string Signature::Hex(const std::vector<std::pair<int64_t, uint64_t>>& by_rank) {
-  uint64_t hash = 14695981039346656037ull;
-  for (const auto& [rank, rank_hash] : by_rank) {
-    const uint64_t r = rank;
-    hash = Fnv(hash, &r, sizeof r);
-    hash = Fnv(hash, &rank_hash, sizeof rank_hash);
+uint64_t Signature::Sum() const {
+  uint64_t sum = 0;
+  for (size_t rank = 0; rank < ranks_.size(); ++rank) {
+    if (ranks_[rank].any) sum += Mix(ranks_[rank].hash ^ Mix(rank + 1));
   }
+  return sum;
+}
+
+std::string Signature::Hex() const { return Hex(Sum()); }
+
+std::string Signature::Hex(uint64_t sum) {
+  const uint64_t hash = Mix(sum);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
   return hex;

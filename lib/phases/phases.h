@@ -10,9 +10,10 @@
 //
 // Each phase gets a signature: per rank, the sequence of (function, call
 // site) it called, consecutive repeats collapsed (a polling loop that spins
-// 3 or 300 times gives one signature), hashed, then the ranks' hashes
-// hashed in rank order (MPMD runs, where groups of ranks run different
-// code, get one signature per combination). Phases with the same signature
+// 3 or 300 times gives one signature), hashed, then each rank's hash mixed
+// with its rank and the ranks' summed (MPMD runs, where groups of ranks run
+// different code, get one signature per combination; a sum, so that the
+// processes of a parallel run can each add their ranks'). Phases with the same signature
 // form a cluster (the iterations of a loop, nested loops included); a
 // phase's iteration is its index within its cluster.
 //
@@ -48,11 +49,11 @@ class Signature {
   static uint64_t FunctionHash(std::string_view function);
   // 16 hex digits; ranks without calls do not count.
   std::string Hex() const;
-  // The ranks' own hashes, by rank (ranks with calls), and the signature of
-  // such a list: a phase's signature from the parts of its ranks that
-  // processes of a parallel run computed (Hex() is Hex(RankHashes())).
-  std::vector<std::pair<int64_t, uint64_t>> RankHashes() const;
-  static std::string Hex(const std::vector<std::pair<int64_t, uint64_t>>& by_rank);
+  // The ranks' part of the signature before it is written: sums of several
+  // Signatures' ranks (disjoint ranks: a parallel run's processes') add up
+  // to the sum of all (Hex() is Hex(Sum())).
+  uint64_t Sum() const;
+  static std::string Hex(uint64_t sum);
 
  private:
   struct RankHash {

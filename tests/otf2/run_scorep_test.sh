@@ -20,6 +20,13 @@ grep -q "2 ranks, 36 mpi records" "$work/notes" || fail "conversion summary"
 rp-cat --validate "$work/pp.ndjson"
 rp-cat --from otf2 "$archive/traces.otf2" | cmp - "$work/pp.ndjson" || fail "the anchor file and its directory differ"
 rp-clocksync -q "$work/pp.ndjson" | rp-phases | rp-cpath -q --no-passthrough -o "$work/cp.ndjson"
+# A Score-P trace splits (rp-cat --split) and reads back byte for byte, and
+# the stages give the same answers on it.
+rp-cat --split 2 "$work/pp.ndjson" -o "$work/pp-split.ndjson" || fail "rp-cat --split of the Score-P trace"
+cmp "$work/pp.ndjson" <(rp-cat "$work/pp-split.ndjson") || fail "the split Score-P trace reads differently"
+cmp <(rp-clocksync -q "$work/pp.ndjson" | rp-phases | rp-cpath -q --no-passthrough) \
+    <(rp-clocksync -q "$work/pp-split.ndjson" | rp-phases | rp-cpath -q --no-passthrough) ||
+  fail "the stages differ on the split Score-P trace"
 python3 "$root/tests/otf2/check_scorep.py" "$archive" "$work/pp.ndjson" "$work/cp.ndjson"
 
 # Damaged archives.
