@@ -115,6 +115,7 @@ class ParallelPhases {
         break;
       }
       pending.phases = collector_.Collect(pending.window);
+      RP_RETURN_IF_ERROR(TakeTrailing(&pending));
       // A phase already named: records of a rank that came after the
       // window of their phase ended (given up for --hold, or first seen
       // late; warned of). They keep their phase id and get no record, as
@@ -122,13 +123,6 @@ class ParallelPhases {
       for (auto it = pending.phases.begin(); it != pending.phases.end() && it->first <= last_named_;) {
         RP_RETURN_IF_ERROR(part_.WriteLines(pending.window, it->second));
         it = pending.phases.erase(it);
-      }
-      for (const window::Line& line : pending.window.lines) {
-        if (line.rank < 0 && line.type != trace::RecordType::kPhase) {
-          return InputError("rp-phases-mpi reads traces whose parts hold mpi and sample records (rp-record "
-                            "--split); this record lies among them: " +
-                            std::string(pending.window.text(line).substr(0, 80)));
-        }
       }
       // kEverySync: the window ends where every rank of this process has
       // left its phases behind.
@@ -146,6 +140,31 @@ class ParallelPhases {
     head.Put<int64_t>(reached_);
     head.Put<uint8_t>(done_);
     *mine = head.bytes() + out.bytes();
+    return OkStatus();
+  }
+
+  // Records other than events (rp-clocksync's summaries) may follow every event:
+  // they are kept apart and written after the last line of all (Finish).
+  // One between events cannot be placed as rp-phases places it.
+  Status TakeTrailing(Pending* pending) {
+    for (auto& [id, p] : pending->phases) {
+      size_t kept = 0;
+      for (size_t i : p.lines) {
+        const window::Line& line = pending->window.lines[i];
+        if (line.rank < 0 && line.type != trace::RecordType::kPhase) {
+          trailing_.append(pending->window.text(line)).push_back('\n');
+          ++trailing_records_;
+          continue;
+        }
+        if (line.rank >= 0 && trailing_records_ > 0) {
+          return InputError("rp-phases-mpi reads traces whose records other than mpi and sample ones come before "
+                            "or after every event (a recording, rp-clocksync's output); this one lies between events: " +
+                            trailing_.substr(0, std::min<size_t>(trailing_.find('\n'), 80)));
+        }
+        p.lines[kept++] = i;
+      }
+      p.lines.resize(kept);
+    }
     return OkStatus();
   }
 
@@ -235,6 +254,24 @@ class ParallelPhases {
   // A process that fails here still makes the exchange the others wait in.
   Status Finish() {
     Status local = pending_.empty() ? OkStatus() : InputError("lines of a phase no process finished were left");
+    if (!local.ok()) return dist::Fail(comm_, local);
+    // The records after every event go after the last line of all, in the
+    // part of its holder (the index's when there is none).
+    dist::Packer after;
+    after.PutString(trailing_);
+    after.Put<int64_t>(trailing_records_);
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> trailing, dist::Exchange(comm_, after.bytes()));
+    for (const std::string& bytes : trailing) {
+      dist::Unpacker in(bytes);
+      const std::string text = in.GetString();
+      const int64_t records = in.Get<int64_t>();
+      if (record_owner_ == comm_.rank() && local.ok()) {
+        local = part_.writer->WriteText(text);
+        part_.records += records;
+      } else if (record_owner_ < 0 && comm_.rank() == 0 && local.ok()) {
+        local = index_->WriteText(text);
+      }
+    }
     if (local.ok() && part_.writer) local = part_.writer->Close();
     if (!local.ok()) return dist::Fail(comm_, local);
     dist::Packer out;
@@ -286,6 +323,8 @@ class ParallelPhases {
   bool done_ = false, all_done_ = false;
   int record_owner_ = -1;  // who writes the next phase record: the holder of the last line before it
   int64_t last_named_ = INT64_MIN;
+  std::string trailing_;  // records of no rank after every event, as read
+  int64_t trailing_records_ = 0;
   int64_t lines_read_ = 0, named_ = 0, exchanges_ = 0, bytes_sent_ = 0, bytes_received_ = 0;
 };
 

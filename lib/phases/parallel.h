@@ -14,7 +14,9 @@
 // every process); its record goes into the part of the process that holds
 // the previous phase's last line, right after it (the first phase's into
 // the index), where the reader puts it back between the two phases. Lines
-// wait in their windows until their phase is named.
+// wait in their windows until their phase is named. Records other than
+// events that follow every event (rp-clocksync's summaries) go after the
+// last line of all; one between events is refused.
 #ifndef RP_LIB_PHASES_PARALLEL_H_
 #define RP_LIB_PHASES_PARALLEL_H_
 

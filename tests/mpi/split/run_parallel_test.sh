@@ -2,7 +2,8 @@
 # rp-phases-mpi on P = 1, 2, 3, 4, 8 processes: its split output, read
 # through the index, is rp-phases' output on the merged trace byte for
 # byte -- on a recorded run (6 ranks in 6 parts: with 8 processes, some
-# read none) and on a generated trace of 256 ranks in 16 parts. A process
+# read none), on a generated trace of 256 ranks in 16 parts, and after
+# rp-clocksync (its summaries follow every event). A process
 # that fails ends the job with its error (exit 2), with no hang.
 set -uo pipefail
 source tests/mpi/testenv.sh
@@ -30,6 +31,15 @@ for trace in run halo-split; do
   cmp $trace-cpath.ndjson <(rp-cpath $trace-p4.ndjson.zst 2>/dev/null) || fail "rp-cpath after rp-phases-mpi differs"
 done
 [ "$(zstd -dc halo-split-p4.ndjson.zst | grep -c '"type":"part"')" = 4 ] || fail "4 processes: 4 parts expected"
+# After rp-clocksync, whose summaries follow every event: they stay last.
+rp-clocksync run.ndjson.zst -o synced.ndjson 2>/dev/null
+rp-cat --split 3 synced.ndjson -o synced-split.ndjson || fail "rp-cat --split of rp-clocksync's output"
+for p in 1 2 3; do
+  timeout 300 "${parallel[@]}" -np $p rp-phases-mpi synced-split.ndjson -o synced-p$p.ndjson ||
+    fail "rp-phases-mpi on $p processes after rp-clocksync"
+  cmp <(rp-phases synced.ndjson 2>/dev/null) <(rp-cat synced-p$p.ndjson) ||
+    fail "rp-phases-mpi on $p processes after rp-clocksync differs from rp-phases"
+done
 phases=$(rp-cat -t phase halo-split-phases.ndjson | grep -c '"type":"phase"')
 [ "$phases" -gt 20 ] || fail "the generated trace should have many phases, has $phases"
 
@@ -46,6 +56,14 @@ cat out
 grep -q "process 1: broken/halo-split.part12.ndjson.zst: 999 records, its index says" out ||
   fail "a failing process: its error is not told"
 [ ! -e broken-out.ndjson.zst ] || fail "a failing job left an index"
+# Records of no rank between events (rp-cpath's segments) are refused.
+rp-cpath synced.ndjson -o cpath.ndjson 2>/dev/null
+rp-cat --split 2 cpath.ndjson -o cpath-split.ndjson
+timeout 60 "${parallel[@]}" -np 2 rp-phases-mpi cpath-split.ndjson -o x.ndjson >out 2>&1
+status=$?
+cat out
+[ $status != 0 ] && [ $status != 124 ] || fail "records between events: exit status $status"
+grep -q "this one lies between events" out || fail "records between events: not told"
 # A trace that is not split.
 rp-cat halo.ndjson.zst -o merged.ndjson.zst
 timeout 60 "${parallel[@]}" -np 2 rp-phases-mpi merged.ndjson.zst -o x.ndjson.zst >out 2>&1
