@@ -47,6 +47,11 @@ inline bool ScanLiteral(std::string_view text, size_t* at, const char (&literal)
 
 // The phase of a canonical line from `at` on, where "phase" is the last
 // member: -1 without one; false when the line's end is not in `text`.
+// (A field added after "phase" would hide it from this scan: the schema
+// must keep it last.)
+static_assert(MpiRecord::k_phase + 1 == MpiRecord::kFieldCount &&
+                  SampleRecord::k_phase + 1 == SampleRecord::kFieldCount,
+              "ScanPhase reads \"phase\" as the last member of mpi and sample lines");
 inline bool ScanPhase(std::string_view text, size_t at, int64_t* phase) {
   const void* nl = std::memchr(text.data() + at, '\n', text.size() - at);
   if (nl == nullptr) return false;

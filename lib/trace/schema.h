@@ -85,6 +85,8 @@ inline constexpr std::string_view kSchemaVersion = "rp-trace/1";
   X(Str, addr, Opt, "return address inside module, hex")
 
 // ------------------------------------------------------------------- mpi ---
+// "phase" stays the last field of mpi and sample records: split traces
+// read a line's phase where it ends (trace::Reader::PeekOrder).
 #define RP_FIELDS_mpi(X)                                                       \
   X(Int, rank, Req, "world rank that made the call")                           \
   X(Int, seq, Req, "per-rank call number, from 0, increasing")                 \
