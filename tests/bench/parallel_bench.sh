@@ -54,7 +54,9 @@ echo "== simulated: 4096 ranks, few records each, 8 processes on $(nproc) cores"
 sim_ranks=4096
 "$bin/tests/synth/gen_halo" --ranks $sim_ranks --events 2000000 --sync-every 2 -o "$work/many.ndjson"
 rp-cat --split 8 "$work/many.ndjson" -o "$work/m8.ndjson"
-"${mpirun_[@]}" -np 8 rp-phases-mpi -v "$work/m8.ndjson" -o "$work/mout.ndjson" 2>"$work/log"
+/usr/bin/time -f "%e %U %S" -o "$work/simtime" "${mpirun_[@]}" -np 8 rp-phases-mpi -v "$work/m8.ndjson" \
+  -o "$work/mout.ndjson" 2>"$work/log"
+sim_records=$(grep -c . "$work/many.ndjson")
 rp-phases "$work/many.ndjson" | cmp - <(rp-cat "$work/mout.ndjson") && echo "output: rp-phases' byte for byte"
 phases=$(grep -m1 -o '[0-9]* phases named' "$work/log" | cut -d' ' -f1)
 received=$(grep -m1 -o '[0-9]* received' "$work/log" | cut -d' ' -f1)
@@ -65,6 +67,15 @@ exchanges=$(grep -m1 -o '[0-9]* exchanges' "$work/log" | cut -d' ' -f1)
 model=$(echo "$phases * 64 * 8 + $exchanges * 9 * 8 + 48 * 8" | bc)
 printf "phases %d, exchanges %d; bytes received per process: measured %d, formula %d (%.1f%%)\n" \
   "$phases" "$exchanges" "$received" "$model" "$(echo "100 * ($received - $model) / $model" | bc -l)"
+# Time: the model's compute term with the 8 processes on this machine's
+# cores (N*c/cores), plus what starting 8 processes costs (MPI_Init, the
+# options: --version), against the run's wall.
+/usr/bin/time -f "%e" -o "$work/starttime" "${mpirun_[@]}" -np 8 rp-phases-mpi --version >/dev/null 2>&1
+read -r start <"$work/starttime"
+read -r sim_wall sim_user sim_sys <"$work/simtime"
+printf "time: measured %.2f s wall; model %.2f s start-up + %.2f s computation on %d cores = %.2f s\n" \
+  "$sim_wall" "$start" "$(echo "$sim_records * $c / $(nproc)" | bc -l)" "$(nproc)" \
+  "$(echo "$start + $sim_records * $c / $(nproc)" | bc -l)"
 
 echo
 echo "== model: P processes, N records, R ranks; a phase per 100 records a rank"
