@@ -6,6 +6,7 @@
 set -uo pipefail
 source tests/mpi/testenv.sh
 app=$1
+gen_halo=$2
 raw="$work/raw"
 cd "$work"
 run=("${MPIRUN[@]}" -np 6 --mca mpi_yield_when_idle 1 "$root/$app" -m chain -n 6 -b 2000 -e 4000)
@@ -40,6 +41,15 @@ for n in 2 4 100; do
     cmp <($stage merged.ndjson.zst 2>/dev/null) <($stage split$n.ndjson.zst 2>/dev/null) ||
       fail "$stage: split $n differs from the merged trace"
   done
+done
+# Many ranks: a generated trace of 256 ranks (local clocks, samples) in 16
+# parts reads the same through every stage.
+"$root/$gen_halo" --ranks 256 --events 200000 --sync-every 4 --sample-hz 1000 --clock-offset 100000 \
+  --clock-drift 5 -o halo.ndjson.zst || fail "gen-halo"
+rp-cat --split 16 halo.ndjson.zst -o halo16.ndjson.zst || fail "rp-cat --split 16"
+for stage in rp-cat rp-clocksync "rp-clocksync --method gaps" rp-phases rp-cpath rp-repr rp-diagnose; do
+  cmp <($stage halo.ndjson.zst 2>/dev/null) <($stage halo16.ndjson.zst 2>/dev/null) ||
+    fail "$stage: 256 ranks in 16 parts differ from the merged trace"
 done
 cmp <(rp-clocksync merged.ndjson.zst | rp-phases | rp-cpath 2>/dev/null) \
     <(rp-clocksync split4.ndjson.zst | rp-phases | rp-cpath 2>/dev/null) || fail "the pipeline differs"
