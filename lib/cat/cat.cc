@@ -138,8 +138,8 @@ Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, tr
     RP_ASSIGN_OR_RETURN(bool more, inputs.Next(&record));
     if (!more) break;
     if ((++records & 0xFFFF) == 0 && progress) progress(records);
-    const bool mpi = record.type == RecordType::kMpi;
-    if (!mpi && record.type != RecordType::kSample) {
+    trace::Reader::OrderKey key;
+    if (!trace::Reader::OrderKeyOf(record, &key)) {
       if (split) {  // after the first event: it follows the event before it
         RP_RETURN_IF_ERROR(split->After()->WriteRaw(record.line));
         continue;
@@ -152,18 +152,13 @@ Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, tr
       continue;
     }
     if (!split) RP_RETURN_IF_ERROR(start());
-    const int64_t rank = mpi ? record.mpi.rank : record.sample.rank;
-    const int64_t time = mpi ? record.mpi.t0 : record.sample.t;
-    const int64_t phase = mpi ? (record.mpi.has_phase() ? record.mpi.phase : -1)
-                              : (record.sample.has_phase() ? record.sample.phase : -1);
-    const trace::Reader::OrderKey key{phase, time, rank};
     if (key < last) {
       return InputError(inputs.where() + ": out of order (--split takes a stream in time order, or a phased one "
                                          "in phase order, as the stages write them; rp-record --split splits any "
                                          "recording)");
     }
     last = key;
-    auto out = split->For(rank, time);
+    auto out = split->For(key.rank, key.time);
     if (!out.ok()) return InputError(inputs.where() + ": " + out.status().message());
     RP_RETURN_IF_ERROR((*out)->WriteRaw(record.line));
   }

@@ -158,26 +158,14 @@ Status InputSet::Queue(size_t i) {
   Reader::OrderKey key;
   bool known = true;
   RP_ASSIGN_OR_RETURN(bool more, part.reader->PeekOrder(&key, &known));
-  auto where = [&] { return part.reader->name() + ":" + std::to_string(part.reader->line() + 1); };
-  if (!more) {
-    if (part.read + part.reader->skipped() != part.records) {  // (lenient: skipped lines were records)
-      return InputError(part.reader->name() + ": " + std::to_string(part.read) + " records, its index says " +
-                        std::to_string(part.records) + " (a truncated or replaced part?)");
-    }
-    return OkStatus();
-  }
+  if (!more) return CheckCount(part);
   if (!known) {
     // No event: it follows the part's record before it (a stage's record
     // between events, as the split writer placed it), or NextMerged says
     // what is wrong with it.
     key = {INT64_MIN, INT64_MIN, INT64_MIN};
-  } else if (key.rank < part.first_rank || key.rank > part.last_rank) {
-    return InputError(where() + ": rank " + std::to_string(key.rank) + " is not one of the part's ranks " +
-                      std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank) +
-                      " (its index's part record)");
-  } else if (key.time < part.t0 || key.time > part.t1) {
-    return InputError(where() + ": time " + std::to_string(key.time) + " lies outside the part's " +
-                      std::to_string(part.t0) + ".." + std::to_string(part.t1) + " (its index's part record)");
+  } else {
+    RP_RETURN_IF_ERROR(CheckPlace(part, key, part.reader->line() + 1));
   }
   part.key = key;
   heap_.push_back(i);
@@ -185,10 +173,34 @@ Status InputSet::Queue(size_t i) {
   return OkStatus();
 }
 
-Status InputSet::CheckRank(const Part& part, int64_t rank) {
-  if (rank >= part.first_rank && rank <= part.last_rank) return OkStatus();
-  return InputError(part.reader->where() + ": rank " + std::to_string(rank) + " is not one of the part's ranks " +
-                    std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank));
+Status InputSet::CheckPlace(const Part& part, const Reader::OrderKey& key, int64_t line) {
+  const std::string where = part.reader->name() + ":" + std::to_string(line);
+  if (key.rank < part.first_rank || key.rank > part.last_rank) {
+    return InputError(where + ": rank " + std::to_string(key.rank) + " is not one of the part's ranks " +
+                      std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank) +
+                      " (its index's part record)");
+  }
+  if (key.time < part.t0 || key.time > part.t1) {
+    return InputError(where + ": time " + std::to_string(key.time) + " lies outside the part's " +
+                      std::to_string(part.t0) + ".." + std::to_string(part.t1) + " (its index's part record)");
+  }
+  return OkStatus();
+}
+
+Status InputSet::CheckCount(const Part& part) {
+  if (part.read + part.reader->skipped() == part.records) return OkStatus();  // (lenient: skipped lines were records)
+  return InputError(part.reader->name() + ": " + std::to_string(part.read) + " records, its index says " +
+                    std::to_string(part.records) + " (a truncated or replaced part?)");
+}
+
+Status InputSet::CheckRecord(const Part& part, const Record& record) {
+  if (record.type == RecordType::kHeader || record.type == RecordType::kPart) {
+    return InputError(part.reader->where() + ": a \"" + record.type_name +
+                      "\" record where the part has a record (is the part being written?)");
+  }
+  Reader::OrderKey key;
+  if (!Reader::OrderKeyOf(record, &key)) return OkStatus();  // it follows the record before it
+  return CheckPlace(part, key, part.reader->line());
 }
 
 Expected<bool> InputSet::NextMerged(Record* record) {
@@ -209,13 +221,9 @@ Expected<bool> InputSet::NextMerged(Record* record) {
   Part& part = parts_[i];
   current_ = part.reader.get();
   RP_ASSIGN_OR_RETURN(bool more, part.reader->Next(record));
-  if (!more || record->type == RecordType::kHeader || record->type == RecordType::kPart) {
-    return InputError(part.reader->where() + ": " + (more ? "a \"" + record->type_name + "\" record" : "the end") +
-                      " where the part has a record (is the part being written?)");
-  }
-  const bool event = record->type == RecordType::kMpi || record->type == RecordType::kSample;
-  const int64_t rank = record->type == RecordType::kMpi ? record->mpi.rank : record->sample.rank;
-  if (event) RP_RETURN_IF_ERROR(CheckRank(part, rank));
+  if (!more) return InputError(part.reader->where() + ": the end where the part has a record (is it being written?)");
+  // An event whose key was peeked is checked; another line is checked now.
+  if (part.key.rank == INT64_MIN) RP_RETURN_IF_ERROR(CheckRecord(part, *record));
   ++part.read;
   last_part_ = i;
   return true;
@@ -228,27 +236,13 @@ Expected<bool> InputSet::NextOfOnlyPart(Record* record) {
   current_ = part.reader.get();
   RP_ASSIGN_OR_RETURN(bool more, part.reader->Next(record));
   if (!more) {
-    if (part.read + part.reader->skipped() != part.records) {  // (lenient: skipped lines were records)
-      return InputError(part.reader->name() + ": " + std::to_string(part.read) + " records, its index says " +
-                        std::to_string(part.records) + " (a truncated or replaced part?)");
-    }
+    RP_RETURN_IF_ERROR(CheckCount(part));
     Retire(*part.reader);
     parts_.clear();
     return false;
   }
   ++part.read;
-  const bool mpi = record->type == RecordType::kMpi;
-  if (!mpi && record->type != RecordType::kSample) {
-    if (record->type != RecordType::kHeader && record->type != RecordType::kPart) return true;
-    return InputError(part.reader->where() + ": a \"" + record->type_name + "\" record where the part has a record");
-  }
-  const int64_t rank = mpi ? record->mpi.rank : record->sample.rank;
-  const int64_t time = mpi ? record->mpi.t0 : record->sample.t;
-  RP_RETURN_IF_ERROR(CheckRank(part, rank));
-  if (time < part.t0 || time > part.t1) {
-    return InputError(part.reader->where() + ": time " + std::to_string(time) + " lies outside the part's " +
-                      std::to_string(part.t0) + ".." + std::to_string(part.t1) + " (its index's part record)");
-  }
+  RP_RETURN_IF_ERROR(CheckRecord(part, *record));
   return true;
 }
 

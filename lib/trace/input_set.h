@@ -95,8 +95,12 @@ class InputSet {
   Status Queue(size_t i);
   Expected<bool> NextMerged(Record* record);
   Expected<bool> NextOfOnlyPart(Record* record);
-  // A record's rank is one of its part's (the part record's range).
-  static Status CheckRank(const Part& part, int64_t rank);
+  // What the part's record says of its lines: ranks and times in its range
+  // (`line`: where the key was read), as many records as it counts, no
+  // header or part record among them.
+  static Status CheckPlace(const Part& part, const Reader::OrderKey& key, int64_t line);
+  static Status CheckCount(const Part& part);
+  static Status CheckRecord(const Part& part, const Record& record);
   void Retire(const Reader& reader);  // its bytes and skips go to the totals
 
   std::vector<Opener> inputs_;

@@ -279,17 +279,22 @@ Expected<bool> Reader::PeekOrder(OrderKey* key, bool* known) {
     const void* nl = std::memchr(line.data(), '\n', buffer_ + end_ - line.data());
     begin_ = nl == nullptr ? end_ : static_cast<size_t>(static_cast<const char*>(nl) - buffer_) + 1;
   }
-  if (peeked_->type == RecordType::kUnknown) return true;  // Next() says what it is
-  if (peeked_->type == RecordType::kMpi) {
-    const MpiRecord& m = peeked_->mpi;
-    *key = {m.has_phase() ? m.phase : -1, m.t0, m.rank};
-    *known = true;
-  } else if (peeked_->type == RecordType::kSample) {
-    const SampleRecord& s = peeked_->sample;
-    *key = {s.has_phase() ? s.phase : -1, s.t, s.rank};
-    *known = true;
-  }
+  *known = OrderKeyOf(*peeked_, key);  // (no event: Next() says what it is)
   return true;
+}
+
+bool Reader::OrderKeyOf(const Record& record, OrderKey* key) {
+  if (record.type == RecordType::kMpi) {
+    const MpiRecord& m = record.mpi;
+    *key = {m.has_phase() ? m.phase : -1, m.t0, m.rank};
+    return true;
+  }
+  if (record.type == RecordType::kSample) {
+    const SampleRecord& s = record.sample;
+    *key = {s.has_phase() ? s.phase : -1, s.t, s.rank};
+    return true;
+  }
+  return false;
 }
 
 Status Reader::Problem(const std::string& message) {

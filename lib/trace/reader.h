@@ -71,6 +71,8 @@ class Reader {
     }
   };
   Expected<bool> PeekOrder(OrderKey* key, bool* known);
+  // The key of a decoded record; false for one that is no mpi or sample.
+  static bool OrderKeyOf(const Record& record, OrderKey* key);
 
   const std::string& name() const { return source_->name(); }
   // Line number of the record last returned (from 1).
