@@ -174,14 +174,14 @@ Status InputSet::Queue(size_t i) {
 }
 
 Status InputSet::CheckPlace(const Part& part, const Reader::OrderKey& key, int64_t line) {
-  const std::string where = part.reader->name() + ":" + std::to_string(line);
+  auto where = [&] { return part.reader->name() + ":" + std::to_string(line); };  // on errors only: a hot path
   if (key.rank < part.first_rank || key.rank > part.last_rank) {
-    return InputError(where + ": rank " + std::to_string(key.rank) + " is not one of the part's ranks " +
+    return InputError(where() + ": rank " + std::to_string(key.rank) + " is not one of the part's ranks " +
                       std::to_string(part.first_rank) + ".." + std::to_string(part.last_rank) +
                       " (its index's part record)");
   }
   if (key.time < part.t0 || key.time > part.t1) {
-    return InputError(where + ": time " + std::to_string(key.time) + " lies outside the part's " +
+    return InputError(where() + ": time " + std::to_string(key.time) + " lies outside the part's " +
                       std::to_string(part.t0) + ".." + std::to_string(part.t1) + " (its index's part record)");
   }
   return OkStatus();
