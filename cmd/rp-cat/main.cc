@@ -99,15 +99,12 @@ int main(int argc, char** argv) {
     if (split > 0 && io.output == "-") return rp::InputError("--split writes files beside its index: give -o FILE");
     RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
     if (split > 0) {
-      auto open_part = [&](int k, int n) -> rp::Expected<rp::trace::SplitWriter::Part> {
-        rp::trace::SplitWriter::Part part;
+      auto open_part = [&](const std::string& path) {
         rp::cli::IoOptions file = io;
-        file.output = rp::trace::PartPath(io.output, k, n);
-        RP_ASSIGN_OR_RETURN(part.writer, rp::cli::OpenWriter(file));
-        part.file = file.output.substr(file.output.rfind('/') + 1);
-        return part;
+        file.output = path;
+        return rp::cli::OpenWriter(file);
       };
-      return rp::cat::Split(split, open_part, *streams.input, *streams.output, streams.progress);
+      return rp::cat::Split(split, io.output, open_part, *streams.input, *streams.output, streams.progress);
     }
     options.progress = streams.progress;
     return rp::cat::Run(options, *streams.input, *streams.output);

@@ -115,23 +115,18 @@ Status Run(const Config& options, trace::InputSet& inputs, trace::Writer& out) {
   return OkStatus();
 }
 
-Status Split(int parts, const PartOpener& open_part, trace::InputSet& inputs, trace::Writer& index,
-             const std::function<void(int64_t records)>& progress) {
+Status Split(int parts, const std::string& index_path, const trace::PartOpener& open_part, trace::InputSet& inputs,
+             trace::Writer& index, const std::function<void(int64_t records)>& progress) {
   trace::Record record;
   std::string header_line;
   int64_t ranks = -1, records = 0;
   std::unique_ptr<trace::SplitWriter> split;
   auto start = [&]() -> Status {  // at the first event, or the end
     if (ranks <= 0) return InputError(inputs.where() + ": --split needs the header's number of ranks");
-    const std::vector<trace::RankGroup> groups = trace::BalancedGroups(std::vector<int64_t>(ranks, 1), parts);
-    std::vector<trace::SplitWriter::Part> files;
-    for (size_t k = 0; k < groups.size(); ++k) {
-      RP_ASSIGN_OR_RETURN(trace::SplitWriter::Part part, open_part(static_cast<int>(k), static_cast<int>(groups.size())));
-      part.ranks = groups[k];
-      files.push_back(std::move(part));
-    }
-    split = std::make_unique<trace::SplitWriter>(std::move(files));
-    return split->WriteHeader(header_line);
+    RP_ASSIGN_OR_RETURN(split, trace::SplitWriter::Open(index_path,
+                                                        trace::BalancedGroups(std::vector<int64_t>(ranks, 1), parts),
+                                                        open_part, header_line));
+    return OkStatus();
   };
   trace::Reader::OrderKey last{INT64_MIN, INT64_MIN, INT64_MIN};
   for (;;) {

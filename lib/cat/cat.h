@@ -26,13 +26,11 @@ struct Config {
 };
 
 // A time-ordered stream (any stage's output) written as a split trace
-// (lib/trace/split.h): `index` gets the records before the first event and
-// the part records, and part k of n is opened
-// by open_part(k, n) (its writer and its name in the index). Groups have
-// equal numbers of ranks. Closes `index`.
-using PartOpener = std::function<Expected<trace::SplitWriter::Part>(int k, int n)>;
-Status Split(int parts, const PartOpener& open_part, trace::InputSet& input, trace::Writer& index,
-             const std::function<void(int64_t records)>& progress);
+// (lib/trace/split.h) of `parts` equal rank groups: `index` (at
+// `index_path`) gets the records before the first event and the part
+// records; the parts lie beside it, opened by `open_part`. Closes `index`.
+Status Split(int parts, const std::string& index_path, const trace::PartOpener& open_part, trace::InputSet& input,
+             trace::Writer& index, const std::function<void(int64_t records)>& progress);
 
 // Record type names accepted by --type.
 std::vector<std::string> TypeNames();

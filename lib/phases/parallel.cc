@@ -290,17 +290,14 @@ class ParallelPhases {
     int64_t events = 0;
     for (int process = 0; process < comm_.size(); ++process) {
       dist::Unpacker in(all[process]);
-      trace::PartRecord part;
-      const std::string path = trace::PartPath(output_.index, process, comm_.size());
-      part.set_file(path.substr(path.rfind('/') + 1));
-      part.set_first_rank(in.Get<int64_t>());
-      part.set_last_rank(in.Get<int64_t>());
-      part.set_records(in.Get<int64_t>());
-      const int64_t t0 = in.Get<int64_t>(), t1 = in.Get<int64_t>();
+      trace::RankGroup ranks;
+      ranks.first = in.Get<int64_t>();
+      ranks.last = in.Get<int64_t>();
+      const int64_t records = in.Get<int64_t>(), t0 = in.Get<int64_t>(), t1 = in.Get<int64_t>();
       events += in.Get<int64_t>();
-      if (comm_.rank() != 0 || part.last_rank < part.first_rank) continue;  // a process without parts
-      if (part.records > 0) part.set_t0(t0), part.set_t1(t1);
-      RP_RETURN_IF_ERROR(index_->Write(part));
+      if (comm_.rank() != 0 || ranks.last < ranks.first) continue;  // a process without parts
+      const std::string path = trace::PartPath(output_.index, process, comm_.size());
+      RP_RETURN_IF_ERROR(index_->Write(trace::PartRecordOf(path, ranks, records, t0, t1)));
     }
     if (comm_.rank() == 0) RP_RETURN_IF_ERROR(index_->Close());
     // Samples alone make no phase worth the name (exit 1, as rp-phases).

@@ -368,22 +368,15 @@ Expected<EventCounts> WriteSplitEvents(std::vector<RankInfo>& ranks, int world, 
   for (const RankInfo& info : ranks) {
     if (info.rank >= 0 && info.rank < world) weights[info.rank] += info.events + info.samples;
   }
-  const std::vector<trace::RankGroup> groups = trace::BalancedGroups(weights, options.split);
-  std::vector<trace::SplitWriter::Part> parts;
-  for (size_t k = 0; k < groups.size(); ++k) {
-    RP_ASSIGN_OR_RETURN(trace::SplitWriter::Part part,
-                        options.open_part(static_cast<int>(k), static_cast<int>(groups.size())));
-    part.ranks = groups[k];
-    parts.push_back(std::move(part));
-  }
-  trace::SplitWriter split(std::move(parts));
   std::string line;
   trace::Encode(header, &line);
   line.pop_back();  // its newline
-  RP_RETURN_IF_ERROR(split.WriteHeader(line));
+  RP_ASSIGN_OR_RETURN(std::unique_ptr<trace::SplitWriter> split,
+                      trace::SplitWriter::Open(options.split_index, trace::BalancedGroups(weights, options.split),
+                                               options.open_part, line));
   RP_ASSIGN_OR_RETURN(const EventCounts counts,
-                      WriteEvents(ranks, [&](int64_t rank, int64_t time) { return split.For(rank, time); }));
-  RP_RETURN_IF_ERROR(split.Finish(index));
+                      WriteEvents(ranks, [&](int64_t rank, int64_t time) { return split->For(rank, time); }));
+  RP_RETURN_IF_ERROR(split->Finish(index));
   return counts;
 }
 

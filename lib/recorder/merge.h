@@ -51,9 +51,10 @@ struct MergeOptions {
   // Merge gets the prelude and a part record per file: the index. 0 or 1:
   // one stream.
   int split = 0;
-  // Opens part k of n for writing: its writer and its name in the index
-  // (relative to the index's directory).
-  std::function<Expected<trace::SplitWriter::Part>(int k, int n)> open_part;
+  // The index's path, whose parts lie beside it (trace::PartPath), and how
+  // to open a part.
+  std::string split_index;
+  trace::PartOpener open_part;
 };
 
 // Fails (exit 2) only when nothing can be merged; partial data is written

@@ -118,13 +118,8 @@ Status MergeAndReport(const std::string& dir, const std::vector<std::string>& ar
   *complete = true;
   if (outputs.trace) {
     options.split = outputs.split;
-    options.open_part = [&](int k, int n) -> Expected<trace::SplitWriter::Part> {
-      trace::SplitWriter::Part part;
-      const std::string path = trace::PartPath(outputs.trace_path, k, n);
-      RP_ASSIGN_OR_RETURN(part.writer, outputs.open(path, outputs.raw_files));
-      part.file = path.substr(path.rfind('/') + 1);
-      return part;
-    };
+    options.split_index = outputs.trace_path;
+    options.open_part = [&](const std::string& path) { return outputs.open(path, outputs.raw_files); };
     RP_ASSIGN_OR_RETURN(MergeReport report, Merge(dir, options, *outputs.trace));
     RP_RETURN_IF_ERROR(outputs.trace->Close());
     options.split = 0;

@@ -51,9 +51,32 @@ SplitWriter::SplitWriter(std::vector<Part> parts) : parts_(std::move(parts)), ex
   }
 }
 
-Status SplitWriter::WriteHeader(std::string_view line) {
-  for (Part& part : parts_) RP_RETURN_IF_ERROR(part.writer->WriteRaw(line));
-  return OkStatus();
+PartRecord PartRecordOf(const std::string& path, const RankGroup& ranks, int64_t records, int64_t t0, int64_t t1) {
+  PartRecord record;
+  record.set_file(path.substr(path.rfind('/') + 1));
+  record.set_first_rank(ranks.first);
+  record.set_last_rank(ranks.last);
+  record.set_records(records);
+  if (records > 0) {
+    record.set_t0(t0);
+    record.set_t1(t1);
+  }
+  return record;
+}
+
+Expected<std::unique_ptr<SplitWriter>> SplitWriter::Open(const std::string& index,
+                                                         const std::vector<RankGroup>& groups, const PartOpener& open,
+                                                         std::string_view header_line) {
+  std::vector<Part> parts;
+  for (size_t k = 0; k < groups.size(); ++k) {
+    Part part;
+    part.path = PartPath(index, static_cast<int>(k), static_cast<int>(groups.size()));
+    RP_ASSIGN_OR_RETURN(part.writer, open(part.path));
+    RP_RETURN_IF_ERROR(part.writer->WriteRaw(header_line));
+    part.ranks = groups[k];
+    parts.push_back(std::move(part));
+  }
+  return std::make_unique<SplitWriter>(std::move(parts));
 }
 
 Expected<Writer*> SplitWriter::For(int64_t rank, int64_t time) {
@@ -78,16 +101,8 @@ Writer* SplitWriter::After() {
 Status SplitWriter::Finish(Writer& index) {
   for (Part& part : parts_) RP_RETURN_IF_ERROR(part.writer->Close());
   for (size_t k = 0; k < parts_.size(); ++k) {
-    PartRecord record;
-    record.set_file(parts_[k].file);
-    record.set_first_rank(parts_[k].ranks.first);
-    record.set_last_rank(parts_[k].ranks.last);
-    record.set_records(extents_[k].records);
-    if (extents_[k].records > 0) {
-      record.set_t0(extents_[k].t0);
-      record.set_t1(extents_[k].t1);
-    }
-    RP_RETURN_IF_ERROR(index.Write(record));
+    const Extent& e = extents_[k];
+    RP_RETURN_IF_ERROR(index.Write(PartRecordOf(parts_[k].path, parts_[k].ranks, e.records, e.t0, e.t1)));
   }
   return OkStatus();
 }

@@ -9,15 +9,15 @@
 // record right after the one it follows, gives the trace back
 // (input_set.h).
 //
-//   trace::SplitWriter split(std::move(parts));       // opened by the caller
-//   RP_RETURN_IF_ERROR(split.WriteHeader(header_line));  // as the index has it
-//   RP_ASSIGN_OR_RETURN(trace::Writer * out, split.For(mpi.rank, mpi.t0));
+//   RP_ASSIGN_OR_RETURN(auto split, trace::SplitWriter::Open("run.ndjson.zst", groups, open, header_line));
+//   RP_ASSIGN_OR_RETURN(trace::Writer * out, split->For(mpi.rank, mpi.t0));
 //   RP_RETURN_IF_ERROR(out->Write(mpi));
-//   RP_RETURN_IF_ERROR(split.Finish(index));           // closes the parts first
+//   RP_RETURN_IF_ERROR(split->Finish(index));           // closes the parts first
 #ifndef RP_LIB_TRACE_SPLIT_H_
 #define RP_LIB_TRACE_SPLIT_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,19 +41,27 @@ std::vector<RankGroup> BalancedGroups(const std::vector<int64_t>& weights, int n
 // run.ndjson.zst -> run.part3.ndjson.zst (k zero-padded to n's width).
 std::string PartPath(const std::string& index, int k, int n);
 
+// The part record of a part file (named as in the index: without its
+// directory) with `records` records between times t0 and t1.
+PartRecord PartRecordOf(const std::string& path, const RankGroup& ranks, int64_t records, int64_t t0, int64_t t1);
+
+// Opens the file at `path` for writing (the caller's output rules).
+using PartOpener = std::function<Expected<std::unique_ptr<Writer>>(const std::string& path)>;
+
 class SplitWriter {
  public:
   struct Part {
     std::unique_ptr<Writer> writer;
-    std::string file;  // its name in the index, relative to the index's directory
+    std::string path;
     RankGroup ranks;
   };
   // Parts of contiguous rank groups, in rank order.
   explicit SplitWriter(std::vector<Part> parts);
+  // The parts of `index`, one per group, opened, each started with
+  // `header_line`: the index's own, byte for byte (without its newline).
+  static Expected<std::unique_ptr<SplitWriter>> Open(const std::string& index, const std::vector<RankGroup>& groups,
+                                                     const PartOpener& open, std::string_view header_line);
 
-  // Writes the header line every part starts with: the index's own, byte
-  // for byte (without its newline).
-  Status WriteHeader(std::string_view line);
   // The writer of `rank`'s part, counting a record at `time` (mpi t0,
   // sample t) for the index.
   Expected<Writer*> For(int64_t rank, int64_t time);

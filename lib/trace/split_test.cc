@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "lib/trace/io.h"
 #include "lib/trace/testing.h"
 
@@ -36,11 +38,11 @@ TEST(PartPath, KeepsTheSuffixAndPadsTheNumber) {
 TEST(SplitWriter, RoutesByRankAndNamesThePartsLast) {
   std::string index, a, b;
   std::vector<SplitWriter::Part> parts(2);
-  parts[0] = {std::make_unique<Writer>(StringOutput(&a)), "a", {0, 1}};
-  parts[1] = {std::make_unique<Writer>(StringOutput(&b)), "b", {2, 2}};
+  parts[0] = {std::make_unique<Writer>(StringOutput(&a)), "dir/a", {0, 1}};
+  parts[1] = {std::make_unique<Writer>(StringOutput(&b)), "dir/b", {2, 2}};
+  ASSERT_TRUE(parts[0].writer->WriteRaw("H").ok() && parts[1].writer->WriteRaw("H").ok());
   SplitWriter split(std::move(parts));
   EXPECT_EQ(split.After(), nullptr);  // before any event: the index's
-  ASSERT_TRUE(split.WriteHeader("H").ok());
   for (auto [rank, time] : std::vector<std::pair<int, int>>{{2, 5}, {0, 7}, {2, 9}, {1, 9}}) {
     auto out = split.For(rank, time);
     ASSERT_TRUE(out.ok());
@@ -56,6 +58,24 @@ TEST(SplitWriter, RoutesByRankAndNamesThePartsLast) {
   EXPECT_EQ(index,
             R"({"type":"part","file":"a","first_rank":0,"last_rank":1,"records":3,"t0":7,"t1":9})" "\n"
             R"({"type":"part","file":"b","first_rank":2,"last_rank":2,"records":2,"t0":5,"t1":9})" "\n");
+}
+
+TEST(SplitWriter, OpensPartsBesideTheIndexStartedWithItsHeader) {
+  std::map<std::string, std::string> files;
+  const PartOpener open = [&](const std::string& path) -> Expected<std::unique_ptr<Writer>> {
+    return std::make_unique<Writer>(StringOutput(&files[path]));
+  };
+  auto split = SplitWriter::Open("d/run.ndjson", {{0, 0}, {1, 2}}, open, "H");
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_TRUE((*(*split)->For(2, 5))->WriteRaw("2").ok());
+  std::string index;
+  Writer out(StringOutput(&index));
+  ASSERT_TRUE((*split)->Finish(out).ok());
+  ASSERT_TRUE(out.Close().ok());
+  EXPECT_EQ(files, (std::map<std::string, std::string>{{"d/run.part0.ndjson", "H\n"}, {"d/run.part1.ndjson", "H\n2\n"}}));
+  EXPECT_EQ(index,
+            R"({"type":"part","file":"run.part0.ndjson","first_rank":0,"last_rank":0,"records":0})" "\n"
+            R"({"type":"part","file":"run.part1.ndjson","first_rank":1,"last_rank":2,"records":1,"t0":5,"t1":5})" "\n");
 }
 
 }  // namespace
