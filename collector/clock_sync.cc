@@ -8,19 +8,14 @@
 #include <unordered_set>
 
 #include "collector/runtime.h"
+#include "lib/base/fnv.h"
 
 namespace rp::collector {
 namespace {
 
 // FNV-1a over host name and boot id (a NUL between them).
 uint64_t ClockKey(const char* host, const char* boot_id) {
-  uint64_t hash = 14695981039346656037ull;
-  auto add = [&](const char* s, size_t n) {
-    for (size_t i = 0; i < n; ++i) hash = (hash ^ static_cast<unsigned char>(s[i])) * 1099511628211ull;
-  };
-  add(host, std::strlen(host) + 1);
-  add(boot_id, std::strlen(boot_id));
-  return hash;
+  return Fnv1a(Fnv1a(kFnvOffset, host, std::strlen(host) + 1), boot_id, std::strlen(boot_id));
 }
 
 }  // namespace

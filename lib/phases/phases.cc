@@ -7,6 +7,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "lib/base/fnv.h"
 #include "lib/base/version.h"
 #include "lib/phases/phase_table.h"
 #include "lib/trace/codec.h"
@@ -14,31 +15,20 @@
 #include "lib/window/window.h"
 
 namespace rp::phases {
-namespace {
-
-constexpr uint64_t kFnvPrime = 1099511628211ull;
-
-uint64_t Fnv(uint64_t hash, const void* data, size_t n) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < n; ++i) hash = (hash ^ p[i]) * kFnvPrime;
-  return hash;
-}
-
-}  // namespace
 
 uint64_t Signature::FunctionHash(std::string_view function) {
-  return Fnv(14695981039346656037ull, function.data(), function.size());
+  return Fnv1a(kFnvOffset, function.data(), function.size());
 }
 
 void Signature::Add(int64_t rank, uint64_t function_hash, int64_t site) {
   if (rank < 0) return;
   if (static_cast<size_t>(rank) >= ranks_.size()) ranks_.resize(rank + 1);
   RankHash& r = ranks_[rank];
-  const uint64_t call = Fnv(function_hash, &site, sizeof site);
+  const uint64_t call = Fnv1a(function_hash, &site, sizeof site);
   if (r.any && call == r.last) return;  // a repeat: polling loops of any length look alike
   r.any = true;
   r.last = call;
-  r.hash = Fnv(r.hash, &call, sizeof call);
+  r.hash = Fnv1a(r.hash, &call, sizeof call);
 }
 
 namespace {

@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/base/fnv.h"
 #include "lib/base/status.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/writer.h"
@@ -57,7 +58,7 @@ class Signature {
 
  private:
   struct RankHash {
-    uint64_t hash = 14695981039346656037ull;  // FNV-1a offset basis
+    uint64_t hash = kFnvOffset;
     uint64_t last = 0;
     bool any = false;
   };

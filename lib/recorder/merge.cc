@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "collector/raw_format.h"
+#include "lib/base/fnv.h"
 #include "lib/base/version.h"
 #include "lib/recorder/events.h"
 #include "lib/recorder/online_answer.h"
@@ -314,10 +315,8 @@ void ReportGaps(const std::vector<RankInfo>& ranks, int world, MergeReport* repo
 // The run's identity: its ranks' hosts, boots and process ids, hashed
 // (FNV-1a), so that files of two runs of one command differ.
 std::string RunIdentity(const std::vector<RankInfo>& ranks) {
-  uint64_t hash = 14695981039346656037ULL;
-  auto add = [&](const void* bytes, size_t n) {
-    for (size_t i = 0; i < n; ++i) hash = (hash ^ static_cast<const unsigned char*>(bytes)[i]) * 1099511628211ULL;
-  };
+  uint64_t hash = kFnvOffset;
+  auto add = [&](const void* bytes, size_t n) { hash = Fnv1a(hash, bytes, n); };
   for (const RankInfo& info : ranks) {
     add(&info.rank, sizeof info.rank);
     add(&info.header.pid, sizeof info.header.pid);
