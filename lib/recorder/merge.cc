@@ -362,7 +362,7 @@ trace::HeaderRecord MakeHeader(const std::vector<RankInfo>& ranks, int world, co
 // The events into options.split part files of contiguous rank groups with
 // about equal records each; their part records end the index (`writer`).
 Expected<EventCounts> WriteSplitEvents(std::vector<RankInfo>& ranks, int world, const trace::HeaderRecord& header,
-                                       const MergeOptions& options, trace::Writer& index) {
+                                       const MergeOptions& options, trace::Writer& index, int* parts) {
   std::vector<int64_t> weights(world, 1);  // a rank without records still spreads
   for (const RankInfo& info : ranks) {
     if (info.rank >= 0 && info.rank < world) weights[info.rank] += info.events + info.samples;
@@ -376,6 +376,7 @@ Expected<EventCounts> WriteSplitEvents(std::vector<RankInfo>& ranks, int world, 
   RP_ASSIGN_OR_RETURN(const EventCounts counts,
                       WriteEvents(ranks, [&](int64_t rank, int64_t time) { return split->For(rank, time); }));
   RP_RETURN_IF_ERROR(split->Finish(index));
+  *parts = static_cast<int>(split->parts());
   return counts;
 }
 
@@ -513,8 +514,7 @@ Expected<MergeReport> Merge(const std::string& dir, const MergeOptions& options,
   }
   EventCounts counts;
   if (options.split > 1) {
-    RP_ASSIGN_OR_RETURN(counts, WriteSplitEvents(ranks, world, header, options, writer));
-    report.parts = std::min(options.split, std::max(world, 1));
+    RP_ASSIGN_OR_RETURN(counts, WriteSplitEvents(ranks, world, header, options, writer, &report.parts));
   } else {
     RP_ASSIGN_OR_RETURN(counts, WriteEvents(ranks, [&](int64_t, int64_t) -> Expected<trace::Writer*> { return &writer; }));
   }

@@ -70,6 +70,7 @@ class SplitWriter {
   Writer* After();
   // Closes the parts, then writes their part records to `index`.
   Status Finish(Writer& index);
+  size_t parts() const { return parts_.size(); }
 
  private:
   struct Extent {
