@@ -143,27 +143,32 @@ class ParallelPhases {
     return OkStatus();
   }
 
-  // Records other than events (rp-clocksync's summaries) may follow every event:
-  // they are kept apart and written after the last line of all (Finish).
-  // One between events cannot be placed as rp-phases places it.
+  // Records other than events (rp-clocksync's summaries) may follow every
+  // event: they are kept apart and written after the last line of all
+  // (Finish). One between events cannot be placed as rp-phases places it.
   Status TakeTrailing(Pending* pending) {
-    for (auto& [id, p] : pending->phases) {
-      size_t kept = 0;
-      for (size_t i : p.lines) {
-        const window::Line& line = pending->window.lines[i];
-        if (line.rank < 0 && line.type != trace::RecordType::kPhase) {
-          trailing_.append(pending->window.text(line)).push_back('\n');
-          ++trailing_records_;
-          continue;
-        }
-        if (line.rank >= 0 && trailing_records_ > 0) {
-          return InputError("rp-phases-mpi reads traces whose records other than mpi and sample ones come before "
-                            "or after every event (a recording, rp-clocksync's output); this one lies between events: " +
-                            trailing_.substr(0, std::min<size_t>(trailing_.find('\n'), 80)));
-        }
-        p.lines[kept++] = i;
+    const window::Window& w = pending->window;
+    bool any = false;
+    for (const window::Line& line : w.lines) {  // in input order
+      if (line.rank >= 0) {  // the synchronizations its rank has finished so far
+        const size_t r = static_cast<size_t>(line.rank);
+        if (r >= syncs_.size()) syncs_.resize(r + 1, -1);
+        syncs_[r] = line.level + (line.global_sync ? 1 : 0);
       }
-      p.lines.resize(kept);
+      if (line.rank < 0 && line.type != trace::RecordType::kPhase) {
+        trailing_.append(w.text(line)).push_back('\n');
+        ++trailing_records_;
+        trailing_level_ = std::max(trailing_level_, line.level);
+        any = true;
+      } else if (line.rank >= 0 && trailing_records_ > 0) {
+        return InputError("rp-phases-mpi reads traces whose records other than mpi and sample ones come before "
+                          "or after every event (a recording, rp-clocksync's output); this one lies between events: " +
+                          trailing_.substr(0, std::min<size_t>(trailing_.find('\n'), 80)));
+      }
+    }
+    if (!any) return OkStatus();
+    for (auto& [id, p] : pending->phases) {
+      std::erase_if(p.lines, [&](size_t i) { return w.lines[i].rank < 0 && w.lines[i].type != trace::RecordType::kPhase; });
     }
     return OkStatus();
   }
@@ -260,7 +265,34 @@ class ParallelPhases {
     dist::Packer after;
     after.PutString(trailing_);
     after.Put<int64_t>(trailing_records_);
+    after.Put<int64_t>(trailing_level_);
+    int64_t my_fewest = INT64_MAX, my_most = INT64_MIN;  // of this process's ranks' synchronizations
+    for (int64_t n : syncs_) {
+      if (n >= 0) my_fewest = std::min(my_fewest, n), my_most = std::max(my_most, n);
+    }
+    after.Put<int64_t>(my_fewest);
+    after.Put<int64_t>(my_most);
     RP_ASSIGN_OR_RETURN(std::vector<std::string> trailing, dist::Exchange(comm_, after.bytes()));
+    // rp-phases writes them at the end of the phase its windows had reached
+    // when it read them: the ranks' fewest synchronizations. That is the
+    // end of all when every rank made as many and their phase is the last;
+    // otherwise they are refused. Every process decides alike, so none
+    // waits for another here.
+    int64_t fewest = INT64_MAX, most = INT64_MIN, records = 0, level = INT64_MIN;
+    for (const std::string& bytes : trailing) {
+      dist::Unpacker in(bytes);
+      in.GetString();
+      records += in.Get<int64_t>();
+      level = std::max(level, in.Get<int64_t>());
+      fewest = std::min(fewest, in.Get<int64_t>());
+      most = std::max(most, in.Get<int64_t>());
+    }
+    if (records > 0 && (fewest != most || level != last_named_)) {
+      return InputError("the records after every event would go into phase " + std::to_string(fewest) +
+                        " of rp-phases' output, not after its last phase (" + std::to_string(last_named_) +
+                        ", ranks ending after " + std::to_string(fewest) + " to " + std::to_string(most) +
+                        " global synchronizations): rp-phases-mpi cannot place them as rp-phases does");
+    }
     for (const std::string& bytes : trailing) {
       dist::Unpacker in(bytes);
       const std::string text = in.GetString();
@@ -321,7 +353,8 @@ class ParallelPhases {
   int record_owner_ = -1;  // who writes the next phase record: the holder of the last line before it
   int64_t last_named_ = INT64_MIN;
   std::string trailing_;  // records of no rank after every event, as read
-  int64_t trailing_records_ = 0;
+  int64_t trailing_records_ = 0, trailing_level_ = INT64_MIN;
+  std::vector<int64_t> syncs_;  // by rank: global synchronizations finished, from its lines (-1: none)
   int64_t lines_read_ = 0, named_ = 0, exchanges_ = 0, bytes_sent_ = 0, bytes_received_ = 0;
 };
 

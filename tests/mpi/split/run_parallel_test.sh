@@ -64,6 +64,26 @@ status=$?
 cat out
 [ $status != 0 ] && [ $status != 124 ] || fail "records between events: exit status $status"
 grep -q "this one lies between events" out || fail "records between events: not told"
+# Records after every event where rp-phases puts them before the last
+# phase (rank 1 ends one global synchronization ahead of rank 0): refused,
+# not written elsewhere.
+cat >odd.ndjson <<'TRACE'
+{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2,"clock":"global","order":"time"}
+{"type":"comm","id":0,"size":2,"ranks":[0,1],"kind":"world"}
+{"type":"mpi","rank":0,"seq":0,"fn":"MPI_Barrier","t0":10,"t1":12,"comm":0}
+{"type":"mpi","rank":1,"seq":0,"fn":"MPI_Barrier","t0":10,"t1":12,"comm":0}
+{"type":"mpi","rank":0,"seq":1,"fn":"MPI_Send","t0":15,"t1":16,"comm":0,"peer":1,"tag":1,"bytes":8}
+{"type":"mpi","rank":1,"seq":1,"fn":"MPI_Barrier","t0":20,"t1":22,"comm":0}
+{"type":"mpi","rank":1,"seq":2,"fn":"MPI_Recv","t0":30,"t1":31,"comm":0,"peer":0,"tag":1,"bytes":8}
+{"type":"clock","rank":0,"method":"identity","offset":0,"drift":0}
+TRACE
+rp-cat --split 2 odd.ndjson -o odd-split.ndjson || fail "rp-cat --split of the hand-made trace"
+timeout 60 "${parallel[@]}" -np 2 rp-phases-mpi odd-split.ndjson -o odd-out.ndjson >out 2>&1
+status=$?
+cat out
+[ $status != 0 ] && [ $status != 124 ] || fail "records after the events, not after the last phase: exit status $status"
+grep -q "would go into phase 1 of rp-phases' output" out || fail "records after the events: not told"
+[ ! -e odd-out.ndjson ] || fail "records after the events: an index was left"
 # A trace that is not split.
 rp-cat halo.ndjson.zst -o merged.ndjson.zst
 timeout 60 "${parallel[@]}" -np 2 rp-phases-mpi merged.ndjson.zst -o x.ndjson.zst >out 2>&1
