@@ -40,11 +40,15 @@ echo "== measured on $(nproc) cores, $records records, 64 ranks, median of $runs
 rp-cat --split 1 "$work/halo.ndjson" -o "$work/s1.ndjson"
 rp-cat --split 2 "$work/halo.ndjson" -o "$work/s2.ndjson"
 n=$(grep -c . "$work/halo.ndjson")
+timed cat "rp-cat -z (read, write zstd)" taskset -c 0 rp-cat -z "$work/halo.ndjson" -o "$work/out/cat.ndjson.zst"
 timed single "rp-phases, one process" rp-phases "$work/halo.ndjson" -o "$work/out/single.ndjson"
 timed p1 "rp-phases-mpi, P=1" "${mpirun_[@]}" -np 1 rp-phases-mpi "$work/s1.ndjson" -o "$work/out/p1.ndjson"
 timed p2 "rp-phases-mpi, P=2" "${mpirun_[@]}" -np 2 rp-phases-mpi "$work/s2.ndjson" -o "$work/out/p2.ndjson"
 printf "speed-up at P=2: %.2fx against rp-phases, %.2fx against P=1\n" \
   "$(echo "$single_wall / $p2_wall" | bc -l)" "$(echo "$p1_wall / $p2_wall" | bc -l)"
+printf "against rp-cat -z on one core: rp-phases %.2f, rp-phases-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
+  "$(echo "$single_wall / $cat_wall" | bc -l)" "$(echo "$p1_wall / $cat_wall" | bc -l)" \
+  "$(echo "$p2_wall / $cat_wall" | bc -l)"
 # CPU per record of one process: the compute term of the model.
 c=$(echo "$p1_cpu / $n" | bc -l)
 rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2*
