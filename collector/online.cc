@@ -209,7 +209,7 @@ void CombineOp(void* in, void* inout, int* len, MPI_Datatype*) {
   for (int i = 0; i < *len; ++i) {
     const uint8_t* a = static_cast<const uint8_t*>(in) + i * g_wire;
     uint8_t* b = static_cast<uint8_t*>(inout) + i * g_wire;
-    rp::online::CombineWire(a, b);
+    rp::online::CombineWire(a, b, g_path_room);
     if (O().repr) rp::online::JoinWire(O().set_config, a + g_path_room, b + g_path_room);
   }
 }
@@ -245,7 +245,8 @@ size_t EncodeWithAddresses(const Path& path, int64_t t, std::span<uint8_t> out) 
   const size_t bytes = path.Encode(out, t);
   for (size_t i = 0; bytes > 0 && i < path.sites().size(); ++i) {
     const uint64_t address = O().keys->Address(path.sites()[i].site);
-    std::memcpy(out.data() + Path::kHeaderBytes + i * Path::kSiteBytes, &address, sizeof address);
+    const size_t site_bytes = path.has_reductions() ? Path::kZeroingSiteBytes : Path::kSiteBytes;
+    std::memcpy(out.data() + Path::kHeaderBytes + i * site_bytes, &address, sizeof address);
   }
   return bytes;
 }
@@ -409,6 +410,49 @@ void SendPath(const Shadow* sh, int dest, int tag) {
 }
 
 
+// Zeroing at an all-to-all collective whose members' heads chose the
+// longest path (in `winner`, broadcast): its reductions lowered to every
+// member's (online-CP §3: the members' net lengths compared), by an
+// MPI_Allreduce with MPI_MIN over each kept site's reductions — the only
+// exchange zeroing adds, and only when the path has a reduction.
+void LowerWinnersReductions(uint8_t* winner, bool mine, MPI_Comm comm) {
+  State& o = O();
+  static thread_local Path w;
+  static thread_local std::vector<int64_t> bounds, lowest;
+  int64_t t = 0;
+  if (!Path::Decode({winner, g_path_room}, &w, &t)) return;
+  const size_t n = w.sites().size();
+  bounds.assign(2 * n, 0);
+  bool any = false;
+  const int64_t gap = w.length() - o.path.length();
+  for (size_t i = 0; i < n; ++i) {
+    const rp::online::SiteShare& s = w.sites()[i];
+    any = any || s.reduction_compute > 0 || s.reduction_mpi > 0;
+    if (mine) {
+      bounds[i] = s.reduction_compute, bounds[n + i] = s.reduction_mpi;
+      continue;
+    }
+    int64_t compute = 0, mpi = 0;
+    for (const rp::online::SiteShare& own : o.path.sites()) {
+      if (own.site == s.site) {
+        compute = own.reduction_compute, mpi = own.reduction_mpi;
+        break;
+      }
+    }
+    bounds[i] = gap + compute, bounds[n + i] = gap + mpi;
+  }
+  if (!any) return;  // every member sees the same path: all skip
+  lowest.resize(2 * n);
+  PMPI_Allreduce(bounds.data(), lowest.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MIN, comm);
+  const std::span<const int64_t> compute(lowest.data(), n), mpi(lowest.data() + n, n);
+  if (mine) {
+    o.path.LowerReductions(compute, mpi);
+    return;
+  }
+  w.LowerReductions(compute, mpi);
+  w.Encode({winner, g_path_room}, t);
+}
+
 // The collective kinds of lib/graph: who a member's exit waits for. The
 // members' heads are combined first (24 bytes), then only the longest
 // path travels, at its length: a path record can be kilobytes.
@@ -452,6 +496,7 @@ void ExchangeBlocking(const Shadow& sh, uint16_t fn, int root) {
       PMPI_Allreduce(&mine, &best, 1, o.head, o.longest_head, sh.dup);
       if (best.rank == me) EncodeEntry(out.get(), o.call_t0);
       PMPI_Bcast(out.get(), best.bytes, MPI_BYTE, best.rank, sh.dup);
+      if (Path::zeroing()) LowerWinnersReductions(out.get(), best.rank == me, sh.dup);
       partner(best.rank == me, true);
       return;
     case mpi::Collective::kRootOut:
@@ -516,12 +561,17 @@ void TakeCompletions() {
 
 // --- life cycle ------------------------------------------------------------------
 
-void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk) {
+void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk,
+           bool zeroing) {
   State& o = O();
   o.rank = rank;
+  // Zeroing: 16 more bytes a site, so fewer sites in the same record.
+  Path::set_zeroing(zeroing);
+  Path::set_site_limit(Path::SitesFitting(kWireBytes));
   if (paths > 0) {
-    // The set gets what 48 sites leave of the critical path's record.
-    Path::set_site_limit(48);
+    // The set gets what 48 sites without reductions leave of the critical
+    // path's record (1,592 bytes).
+    Path::set_site_limit(Path::SitesFitting(Path::kHeaderBytes + 48 * Path::kSiteBytes + Path::kRanks * Path::kRankBytes));
     g_path_room = Path::MaxWireBytes();
     o.repr = true;
     o.set_config = {.k = paths,
@@ -545,6 +595,7 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset,
   PMPI_Op_create(&CombineHeads, 1, &o.longest_head);
   CommCreated(MPI_COMM_WORLD);
   CommCreated(MPI_COMM_SELF);
+  o.path = Path();  // made with or without reductions, as set above
   o.path.set_end_rank(rank);
   o.partial.reset(new char[kPartialBytes]);
 }

@@ -58,7 +58,7 @@ extern bool g_on;
 // 0). `maps`: the executable mappings, for site keys. `paths`: k
 // representative paths kept too (0: none; lib/online/path_set.h), chosen
 // as the k/2 most and least costly when `topk`.
-void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk);
+void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk, bool zeroing);
 // The path starts when MPI_Init returns to the application (local ns).
 void Begin(int64_t start);
 // Collective, at MPI_Finalize's entry `t` (local ns) at `site`: ends the

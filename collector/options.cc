@@ -49,6 +49,7 @@ Options ReadOptions() {
   if (o.online_paths == 1) o.online_paths = 2;
   const char* select = std::getenv("RP_ONLINE_SELECT");
   o.online_topk = select != nullptr && std::strcmp(select, "topk") == 0;
+  o.online_zeroing = EnvInt("RP_ONLINE_ZEROING", 0, 0, 1) == 1;
   const char* timer = std::getenv("RP_TIMER");
   o.timer_ticks = !o.online && !(timer != nullptr && std::strcmp(timer, "monotonic") == 0) && InvariantTsc();
   return o;

@@ -18,6 +18,8 @@
 //   RP_ONLINE_PATHS     k: with RP_ONLINE, k representative paths
 //                       too (2..16; 0 none)                    (0)
 //   RP_ONLINE_SELECT    "repr" or "topk": which k              (repr)
+//   RP_ONLINE_ZEROING   1: with RP_ONLINE, critical path zeroing of
+//                       every call site the path keeps too     (0)
 #ifndef RP_COLLECTOR_OPTIONS_H_
 #define RP_COLLECTOR_OPTIONS_H_
 
@@ -37,6 +39,7 @@ struct Options {
   bool online = false;
   int online_paths = 0;
   bool online_topk = false;
+  bool online_zeroing = false;
   bool trace = true;
 };
 

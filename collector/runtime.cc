@@ -916,7 +916,7 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   }
   if (online) {
     online::Start(ExecutableMappings(), s.rank, s.clock_groups.leader, init_offset ? init_offset->offset : 0,
-                  s.options.online_paths, s.options.online_topk);
+                  s.options.online_paths, s.options.online_topk, s.options.online_zeroing);
   }
   s.trace = s.options.trace;
 

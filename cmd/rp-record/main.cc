@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
       ->type_name("HOW")
       ->check(CLI::IsMember({"repr", "topk"}))
       ->default_str("repr");
+  app.add_flag("--online-zeroing", options.online_zeroing,
+               "with --online: critical path zeroing too (cp_zeroing: how much shorter the path would be if the "
+               "computation before, or the calls at, each call site it keeps took no time)");
   app.add_option("--split", options.split,
                  "write the trace as N files of contiguous rank groups (OUTPUT's name with .partK) and an index "
                  "at OUTPUT; every rp tool reads the index as the whole trace")
@@ -66,6 +69,7 @@ int main(int argc, char** argv) {
       "  rp-record --split 16 -o run.ndjson.zst -- mpirun -np 4096 ./app   # run.part00.ndjson.zst ...\n"
       "  rp-record --online -o cp.ndjson -- mpirun -np 512 ./app && rp-report cp.ndjson\n"
       "  rp-record --online --trace run.ndjson.zst -o cp.ndjson -- mpirun -np 8 ./app\n"
+      "  rp-record --online --online-zeroing -o cp.ndjson -- mpirun -np 64 ./app && rp-cat -t cp_zeroing cp.ndjson\n"
       "  rp-record --online --online-paths 5 -o cp.ndjson -- mpirun -np 64 ./app && rp-cat -t path cp.ndjson");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     options.output = io.output;
@@ -74,6 +78,9 @@ int main(int argc, char** argv) {
     }
     if (options.online_paths > 0 && !options.online) {
       return rp::InputError("--online-paths goes with --online");
+    }
+    if (options.online_zeroing && !options.online) {
+      return rp::InputError("--online-zeroing goes with --online");
     }
     options.online_topk = select == "topk";
     return rp::recorder::Run(options, [&](const std::string& path, const std::vector<std::string>& raw_files) {

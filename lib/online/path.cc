@@ -8,15 +8,16 @@
 namespace rp::online {
 namespace {
 
-constexpr uint16_t kVersion = 3;
+constexpr uint16_t kVersion = 4;
+constexpr uint16_t kHasReductions = 1;  // flags: sites carry their reductions
 
 using wire::Get;
 using wire::Put;
 
 // Header layout: version u16, sites u16, end rank i32, region i32, ranks
-// u16, 2 bytes unused, t, compute, mpi, other compute, other mpi (i64
-// each) = 56 bytes; then the sites (key u64, compute, mpi), then the ranks
-// (rank i32, ns i64).
+// u16, flags u16, t, compute, mpi, other compute, other mpi (i64 each) =
+// 56 bytes; then the sites (key u64, compute, mpi, and with kHasReductions
+// reduction compute, reduction mpi), then the ranks (rank i32, ns i64).
 int64_t WireLength(const uint8_t* p) { return Get<int64_t>(p + 24) + Get<int64_t>(p + 32); }
 int32_t WireRegion(const uint8_t* p) { return Get<int32_t>(p + 8); }
 
@@ -71,7 +72,7 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
   Put<int32_t>(p + 4, end_rank_);
   Put<int32_t>(p + 8, region_);
   Put<uint16_t>(p + 12, static_cast<uint16_t>(ranks_.size()));
-  Put<uint16_t>(p + 14, 0);
+  Put<uint16_t>(p + 14, reductions_ ? kHasReductions : 0);
   Put<int64_t>(p + 16, t);
   Put<int64_t>(p + 24, compute_);
   Put<int64_t>(p + 32, mpi_);
@@ -82,7 +83,11 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
     Put<uint64_t>(p, s.site);
     Put<int64_t>(p + 8, s.compute);
     Put<int64_t>(p + 16, s.mpi);
-    p += kSiteBytes;
+    if (reductions_) {
+      Put<int64_t>(p + 24, s.reduction_compute);
+      Put<int64_t>(p + 32, s.reduction_mpi);
+    }
+    p += reductions_ ? kZeroingSiteBytes : kSiteBytes;
   }
   for (const RankShare& r : ranks_) {
     Put<int32_t>(p, r.rank);
@@ -96,10 +101,14 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
   if (in.size() < kHeaderBytes) return false;
   const uint8_t* p = in.data();
   const size_t n = Get<uint16_t>(p + 2), n_ranks = Get<uint16_t>(p + 12);
-  if (Get<uint16_t>(p) != kVersion || n > kSites || n_ranks > kRanks ||
-      in.size() < kHeaderBytes + n * kSiteBytes + n_ranks * kRankBytes) {
+  const uint16_t flags = Get<uint16_t>(p + 14);
+  const bool reductions = (flags & kHasReductions) != 0;
+  const size_t site_bytes = reductions ? kZeroingSiteBytes : kSiteBytes;
+  if (Get<uint16_t>(p) != kVersion || (flags & ~kHasReductions) != 0 || n > kSites || n_ranks > kRanks ||
+      in.size() < kHeaderBytes + n * site_bytes + n_ranks * kRankBytes) {
     return false;
   }
+  path->reductions_ = reductions;
   path->end_rank_ = Get<int32_t>(p + 4);
   path->region_ = Get<int32_t>(p + 8);
   *t = Get<int64_t>(p + 16);
@@ -114,7 +123,9 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
     s.site = Get<uint64_t>(p);
     s.compute = Get<int64_t>(p + 8);
     s.mpi = Get<int64_t>(p + 16);
-    p += kSiteBytes;
+    s.reduction_compute = reductions ? Get<int64_t>(p + 24) : 0;
+    s.reduction_mpi = reductions ? Get<int64_t>(p + 32) : 0;
+    p += site_bytes;
   }
   path->ranks_.resize(n_ranks);
   path->last_rank_ = 0;
@@ -143,6 +154,9 @@ void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t e
     region = std::max(region, e.path.region());
   }
   if (longest != nullptr) std::swap(*path, longest->path);
+  if (path->has_reductions()) {
+    for (Entry& e : partners) path->BoundReductions(e.path);
+  }
   // A partner in a later region brought its start or stop marker: the
   // call's time after the last entry counts if that region is measured.
   path->set_region(region);
@@ -152,13 +166,50 @@ void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t e
   path->AddMpi(site, std::max<int64_t>(0, exit - ready));
 }
 
-void CombineWire(const uint8_t* in, uint8_t* inout) {
+void Path::BoundReductions(const Path& other) {
+  const int64_t gap = length() - other.length();
+  for (SiteShare& s : sites_) {
+    if (s.reduction_compute <= gap && s.reduction_mpi <= gap) continue;  // the other is too short to matter
+    int64_t compute = 0, mpi = 0;  // other's reductions for the site (none when it does not keep it)
+    for (const SiteShare& o : other.sites_) {
+      if (o.site == s.site) {
+        compute = o.reduction_compute, mpi = o.reduction_mpi;
+        break;
+      }
+    }
+    s.reduction_compute = std::max<int64_t>(0, std::min(s.reduction_compute, gap + compute));
+    s.reduction_mpi = std::max<int64_t>(0, std::min(s.reduction_mpi, gap + mpi));
+  }
+}
+
+void Path::LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi) {
+  for (size_t i = 0; i < sites_.size() && i < compute.size() && i < mpi.size(); ++i) {
+    sites_[i].reduction_compute = std::max<int64_t>(0, std::min(sites_[i].reduction_compute, compute[i]));
+    sites_[i].reduction_mpi = std::max<int64_t>(0, std::min(sites_[i].reduction_mpi, mpi[i]));
+  }
+}
+
+void CombineWire(const uint8_t* in, uint8_t* inout, size_t room) {
   const int64_t t = std::max(Get<int64_t>(in + 16), Get<int64_t>(inout + 16));
   const int32_t region = std::max(WireRegion(in), WireRegion(inout));
-  if (WireLength(in) > WireLength(inout)) {
+  const bool longer = WireLength(in) > WireLength(inout);
+  if ((Get<uint16_t>(inout + 14) & kHasReductions) != 0) {
+    // Zeroing: the longer path, its reductions bounded by the other's.
+    static thread_local Path a, b;
+    int64_t ta = 0, tb = 0;
+    if (Path::Decode({in, room}, &a, &ta) && Path::Decode({inout, room}, &b, &tb)) {
+      Path& winner = longer ? a : b;
+      winner.BoundReductions(longer ? b : a);
+      winner.set_region(region);
+      winner.Encode({inout, room}, t);
+      return;
+    }
+  }
+  if (longer) {
     const size_t n = std::min<size_t>(Get<uint16_t>(in + 2), Path::kSites);
     const size_t n_ranks = std::min<size_t>(Get<uint16_t>(in + 12), Path::kRanks);
-    std::memcpy(inout, in, Path::kHeaderBytes + n * Path::kSiteBytes + n_ranks * Path::kRankBytes);
+    const size_t site_bytes = (Get<uint16_t>(in + 14) & kHasReductions) != 0 ? Path::kZeroingSiteBytes : Path::kSiteBytes;
+    std::memcpy(inout, in, Path::kHeaderBytes + n * site_bytes + n_ranks * Path::kRankBytes);
   }
   Put<int64_t>(inout + 16, t);
   Put<int32_t>(inout + 8, region);

@@ -19,6 +19,17 @@
 // Times are on one global clock (the collector's, after its offset
 // measurement at MPI_Init).
 //
+// Critical path zeroing (online-CP §3, Figure 5), when switched on
+// (set_zeroing): each kept site also carries its reductions, how much
+// shorter the longest path to here would be if the computation leading to
+// the site's calls (or the calls themselves) took no time — the paper's
+// "net" length is length() minus it. At a merge the net lengths of every
+// entering path are compared: reduction = min over paths p of
+// (longest length - length(p) + p's reduction). A reduction never exceeds
+// the site's share of the longest path (that path's own net length bounds
+// it), so the sites the path keeps are the only ones with one; a site
+// whose share was summed apart has its reduction dropped (a lower bound).
+//
 // Measuring part of a run (online-CP §2.3, MPI_Pcontrol): the path carries
 // its rank's region number, odd while measuring (1: from MPI_Init), even
 // once stopped. Time accrues only while measuring; paths still merge
@@ -52,6 +63,9 @@ struct RankShare {
 struct SiteShare {
   uint64_t site = 0;  // the collector's key for a call site, the same on every rank
   int64_t compute = 0, mpi = 0;
+  // Zeroing (set_zeroing): how much shorter the longest path to here
+  // would be with the site's computation, or its calls, taking no time.
+  int64_t reduction_compute = 0, reduction_mpi = 0;
   int64_t total() const { return compute + mpi; }
 };
 
@@ -63,8 +77,18 @@ class Path {
   // the piggyback carries representative paths too (path_set.h).
   static size_t site_limit() { return site_limit_; }
   static void set_site_limit(size_t n) { site_limit_ = n < kSites ? n : kSites; }
+  // Whether this process's paths keep their sites' reductions (zeroing):
+  // 16 more bytes a site on the wire.
+  static bool zeroing() { return zeroing_; }
+  static void set_zeroing(bool on) { zeroing_ = on; }
+  static size_t site_bytes() { return zeroing_ ? kZeroingSiteBytes : kSiteBytes; }
+  // How many sites fit a wire record of `bytes` (at most kSites).
+  static size_t SitesFitting(size_t bytes) {
+    const size_t n = bytes < kHeaderBytes + kRankBytes * kRanks ? 0 : (bytes - kHeaderBytes - kRankBytes * kRanks) / site_bytes();
+    return n < kSites ? n : kSites;
+  }
   // The most bytes a wire record takes with that limit.
-  static size_t MaxWireBytes() { return kHeaderBytes + kSiteBytes * site_limit_ + kRankBytes * kRanks; }
+  static size_t MaxWireBytes() { return kHeaderBytes + site_bytes() * site_limit_ + kRankBytes * kRanks; }
 
   int64_t length() const { return compute_ + mpi_; }
   int64_t compute() const { return compute_; }
@@ -88,30 +112,51 @@ class Path {
   // Computation leading to a call at `site`, and time in a call at it
   // (nothing outside a measured region).
   // Both on the path's end rank.
+  // Zeroing the site's computation (calls) saves this path all of it.
   void AddCompute(uint64_t site, int64_t ns) {
-    if (measuring()) Share(site).compute += ns, compute_ += ns, OnRank(ns);
+    if (!measuring()) return;
+    SiteShare& s = Share(site);
+    s.compute += ns, s.reduction_compute += ns, compute_ += ns, OnRank(ns);
   }
   void AddMpi(uint64_t site, int64_t ns) {
-    if (measuring()) Share(site).mpi += ns, mpi_ += ns, OnRank(ns);
+    if (!measuring()) return;
+    SiteShare& s = Share(site);
+    s.mpi += ns, s.reduction_mpi += ns, mpi_ += ns, OnRank(ns);
   }
 
-  // The wire record: 56 bytes, 24 a site and 12 a rank. Encode returns the bytes
-  // written (out must hold WireBytes()); Decode false on a malformed record.
-  size_t WireBytes() const { return kHeaderBytes + kSiteBytes * sites_.size() + kRankBytes * ranks_.size(); }
+  // Zeroing at a merge, this path being the longest: its reductions lowered
+  // to what `other` (entering the same call) leaves, since with a site
+  // zeroed `other` may be the longer one (online-CP §3, Figure 5 lines 5-6).
+  void BoundReductions(const Path& other);
+  // The same with `other`'s net length for each of this path's sites given
+  // as a reduction from this path's length: the minimum of the two.
+  void LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi);
+
+  // The wire record: 56 bytes, 24 a site (40 with zeroing) and 12 a rank.
+  // Encode returns the bytes written (out must hold WireBytes()); Decode
+  // false on a malformed record.
+  size_t WireBytes() const {
+    return kHeaderBytes + (reductions_ ? kZeroingSiteBytes : kSiteBytes) * sites_.size() + kRankBytes * ranks_.size();
+  }
+  // Whether the path keeps reductions: made while zeroing() was on, or
+  // decoded from a record that has them.
+  bool has_reductions() const { return reductions_; }
   size_t Encode(std::span<uint8_t> out, int64_t t) const;
   static bool Decode(std::span<const uint8_t> in, Path* path, int64_t* t);
 
-  static constexpr size_t kHeaderBytes = 56, kSiteBytes = 24, kRankBytes = 12;
+  static constexpr size_t kHeaderBytes = 56, kSiteBytes = 24, kZeroingSiteBytes = 40, kRankBytes = 12;
 
  private:
   SiteShare& Share(uint64_t site);
   void OnRank(int64_t ns);
 
   static inline size_t site_limit_ = kSites;
+  static inline bool zeroing_ = false;
 
   int64_t compute_ = 0, mpi_ = 0, other_compute_ = 0, other_mpi_ = 0;
   int32_t end_rank_ = -1;
   int32_t region_ = 1;
+  bool reductions_ = zeroing_;
   std::vector<SiteShare> sites_;
   std::vector<RankShare> ranks_;
   size_t last_ = 0, last_rank_ = 0;  // the last site and rank used: calls repeat
@@ -136,10 +181,11 @@ Path AtExit(const Entry& own, std::span<const Entry> partners, int64_t exit, uin
 void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t exit, uint64_t site, int32_t rank);
 
 // Combines two wire records into `inout` (the MPI user operation of the
-// collectives that pass paths): the longer path (ties: inout's) with the
-// later of the two entry times and the higher region. Both are kWireBytes
-// long.
-void CombineWire(const uint8_t* in, uint8_t* inout);
+// collectives that pass paths): the longer path (ties: inout's), its
+// reductions bounded by the other's (zeroing), with the later of the two
+// entry times and the higher region. Both hold `room` bytes (at most
+// kWireBytes).
+void CombineWire(const uint8_t* in, uint8_t* inout, size_t room = kWireBytes);
 
 }  // namespace rp::online
 

@@ -188,6 +188,77 @@ TEST(Path, CombineKeepsTheLongerPathAndTheLaterEntry) {
   EXPECT_EQ(out.sites()[0].site, 2u);
 }
 
+// Critical path zeroing (online-CP §3), by hand. Two ranks work and meet
+// in an Allreduce that exits 5 ns after the last entry: rank 0 works 300
+// before its call at site A, rank 1 200 before its call at site B. The
+// path is 300 + 5, all of A's computation; without it rank 1's 200 + 5
+// would be the path: zeroing A saves 100, not its 300 share; zeroing B
+// saves nothing; zeroing the Allreduce's calls saves their 5 (the same
+// site on both ranks: both paths lose them).
+TEST(Path, ZeroingSavesWhatTheNextLongestPathLeaves) {
+  constexpr uint64_t kA = 10, kB = 11;
+  struct Zeroing {
+    Zeroing() { Path::set_zeroing(true); }
+    ~Zeroing() { Path::set_zeroing(false); }
+  } on;
+  Path p0, p1;
+  p0.AddCompute(kA, 300);
+  p1.AddCompute(kB, 200);
+  ASSERT_TRUE(p0.has_reductions());
+  std::vector<Entry> partners{{p1, 200}};
+  Path out = AtExit({p0, 300}, partners, 305, kAllreduce, 0);
+  EXPECT_EQ(out.length(), 305);
+  ASSERT_EQ(out.sites().size(), 2u);
+  EXPECT_EQ(out.sites()[0].site, kA);
+  EXPECT_EQ(out.sites()[0].compute, 300);
+  EXPECT_EQ(out.sites()[0].reduction_compute, 100);
+  EXPECT_EQ(out.sites()[1].site, kAllreduce);
+  EXPECT_EQ(out.sites()[1].reduction_mpi, 5);
+  // The same pair through the collectives' operation, either way round.
+  for (bool swap : {false, true}) {
+    std::vector<uint8_t> w0(kWireBytes), w1(kWireBytes);
+    p0.Encode(w0, 300);
+    p1.Encode(w1, 200);
+    if (swap) CombineWire(w0.data(), w1.data());
+    else CombineWire(w1.data(), w0.data());
+    Path combined;
+    int64_t t = 0;
+    ASSERT_TRUE(Path::Decode(swap ? w1 : w0, &combined, &t));
+    ASSERT_TRUE(combined.has_reductions());
+    EXPECT_EQ(combined.length(), 300);
+    EXPECT_EQ(combined.sites()[0].reduction_compute, 100);
+    EXPECT_EQ(t, 300);
+  }
+  // Equal paths through different sites: zeroing either saves nothing.
+  Path q0, q1;
+  q0.AddCompute(kA, 300);
+  q1.AddCompute(kB, 300);
+  q0.BoundReductions(q1);
+  EXPECT_EQ(q0.sites()[0].reduction_compute, 0);
+  // The same site on both: zeroing it saves the shorter path's share more
+  // than the gap: min(300, 100 + 200).
+  Path r0, r1;
+  r0.AddCompute(kA, 300);
+  r1.AddCompute(kA, 200);
+  r0.BoundReductions(r1);
+  EXPECT_EQ(r0.sites()[0].reduction_compute, 300);
+  // Lowered by the members' bounds (an Allreduce with MPI_MIN).
+  const int64_t compute[] = {250}, mpi[] = {0};
+  r0.LowerReductions(compute, mpi);
+  EXPECT_EQ(r0.sites()[0].reduction_compute, 250);
+  // Without zeroing, records keep 24 bytes a site and no reductions.
+  Path::set_zeroing(false);
+  Path plain;
+  plain.AddCompute(kA, 300);
+  EXPECT_FALSE(plain.has_reductions());
+  EXPECT_EQ(plain.WireBytes(), Path::kHeaderBytes + Path::kSiteBytes);
+  EXPECT_EQ(out.WireBytes(), Path::kHeaderBytes + 2 * Path::kZeroingSiteBytes + Path::kRankBytes);
+  // The sites that fit the piggyback: 128 without, 76 with zeroing.
+  EXPECT_EQ(Path::SitesFitting(kWireBytes), 128u);
+  Path::set_zeroing(true);
+  EXPECT_EQ(Path::SitesFitting(kWireBytes), 76u);
+}
+
 // MPI_Pcontrol regions (online-CP §2.3), by hand. Odd regions measure.
 TEST(Path, NothingAccruesOutsideAMeasuredRegion) {
   Path p;

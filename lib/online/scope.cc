@@ -1,5 +1,9 @@
 #include "lib/online/scope.h"
 
+#include <algorithm>
+#include <map>
+#include <utility>
+
 #include "lib/window/event.h"
 
 namespace rp::online {
@@ -32,6 +36,35 @@ cpath::Scope ToScope(const Path& path, std::span<const SiteTotal> totals,
     if (t.fn >= 0) st.fn = t.fn;
   }
   return scope;
+}
+
+std::vector<graph::Zeroings::Result> ToZeroings(const Path& path, std::span<const SiteTotal> totals,
+                                                const std::function<int32_t(uint64_t)>& id) {
+  std::map<int32_t, std::pair<int64_t, int64_t>> reductions;  // site id -> computation's, calls'
+  for (const SiteTotal& t : totals) {
+    const int32_t site = id(t.key);
+    if (site != window::kNone) reductions.try_emplace(site, 0, 0);
+  }
+  for (const SiteShare& s : path.sites()) {
+    const int32_t site = id(s.site);
+    if (site == window::kNone) continue;
+    // Two keys naming one site (a site's calls from two return addresses)
+    // each saved at least what they say.
+    auto& [compute, mpi] = reductions[site];
+    compute = std::max(compute, s.reduction_compute);
+    mpi = std::max(mpi, s.reduction_mpi);
+  }
+  std::vector<graph::Zeroings::Result> out;
+  for (const auto& [site, saved] : reductions) {
+    for (const bool compute : {true, false}) {
+      graph::Zeroings::Result r;
+      r.site = site;
+      r.compute = compute;
+      r.length = path.length() - (compute ? saved.first : saved.second);
+      out.push_back(r);
+    }
+  }
+  return out;
 }
 
 }  // namespace rp::online

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "lib/cpath/scope.h"
+#include "lib/graph/path.h"
 #include "lib/online/path.h"
 
 namespace rp::online {
@@ -27,6 +29,14 @@ struct SiteTotal {
 // clock. The path's shares of sites no longer kept go to the site kNone.
 cpath::Scope ToScope(const Path& path, std::span<const SiteTotal> totals,
                      const std::function<int32_t(uint64_t)>& id, int64_t start, int64_t end);
+
+// The path's zeroing (Path::has_reductions) as rp-cpath's what-ifs, for
+// lib/cpath's RecordWriter::WriteZeroings: every named site of `totals`
+// (the sites any rank called), computation and calls, with the length the
+// path would have without them; sites the path does not keep save
+// nothing (none, unless the path summed some apart: then a lower bound).
+std::vector<graph::Zeroings::Result> ToZeroings(const Path& path, std::span<const SiteTotal> totals,
+                                                const std::function<int32_t(uint64_t)>& id);
 
 }  // namespace rp::online
 

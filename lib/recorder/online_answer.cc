@@ -129,6 +129,12 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   dict.sites = sites;
   cpath::RecordWriter out(dict, writer);
   RP_RETURN_IF_ERROR(out.WriteScope(scope, window::kNone, span, "online", problems, false));
+  if (path.has_reductions()) {
+    // No samples online: the what-ifs are the sites' (as rp-cpath writes
+    // them for a trace without samples).
+    const cpath::CodeProfile code(dict);
+    RP_RETURN_IF_ERROR(out.WriteZeroings(scope, online::ToZeroings(path, totals, id), code));
+  }
   if (p.set) {
     // The whole run's paths, as rp-repr writes them after its phases'.
     const online::SetConfig& c = p.set->config();

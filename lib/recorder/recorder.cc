@@ -200,7 +200,8 @@ Status Run(const Config& options, const OutputOpener& open_output) {
                 {"RP_ONLINE", options.online ? "1" : "0"},
                 {"RP_TRACE", !options.online || !options.trace_output.empty() ? "1" : "0"},
                 {"RP_ONLINE_PATHS", std::to_string(options.online ? options.online_paths : 0)},
-                {"RP_ONLINE_SELECT", options.online_topk ? "topk" : "repr"}};
+                {"RP_ONLINE_SELECT", options.online_topk ? "topk" : "repr"},
+                {"RP_ONLINE_ZEROING", options.online && options.online_zeroing ? "1" : "0"}};
   spdlog::debug("collector {}, raw files in {}", collector, raw_dir);
   RP_ASSIGN_OR_RETURN(int exit_code, Launch(launch));
   if (exit_code != 0) {

@@ -32,6 +32,8 @@ struct Config {
   // the k/2 most and least costly with --select topk.
   int online_paths = 0;
   bool online_topk = false;
+  // --online-zeroing: critical path zeroing (cp_zeroing) in the run too.
+  bool online_zeroing = false;
   // --split N: the trace as N files of rank groups and an index (the
   // trace's path); 0: one stream.
   int split = 0;

@@ -31,6 +31,10 @@ def expect(path):
     return printed(path, "expect")
 
 
+def zeroings(path):
+    return {(r["site"], r["kind"]): r for r in records(path, "cp_zeroing") if "site" in r}
+
+
 def top_site(path):
     rows = [r for r in records(path, "cp_profile") if r.get("scope") == "site"]
     return max(rows, key=lambda r: r["cp"])
@@ -90,6 +94,18 @@ def main(work, modes):
         check(a["site"] == b["site"] and close,
               "%s: top site %s:%s %d ns online, %s:%s %d ns offline" %
               (mode, a.get("call"), a.get("line"), a["cp"], b.get("call"), b.get("line"), b["cp"]))
+        # Zeroing: every what-if of every site online is rp-cpath's, which
+        # recomputes the longest path on the whole graph (the same
+        # tolerance as the length's); the sites online lacks (MPI_Init's,
+        # which no computation leads to) save nothing offline.
+        zo, zx = zeroings(base + ".online.ndjson"), zeroings(base + ".exact.ndjson")
+        check(len(zo) >= 4 and all(k in zx for k in zo),
+              "%s: %d what-ifs online, all among rp-cpath's %d" % (mode, len(zo), len(zx)))
+        worst = max((abs(r["length"] - zx[k]["length"]), k) for k, r in zo.items() if k in zx)
+        check(worst[0] <= ex // 1000 + 10_000,
+              "%s: online zeroing within %d ns of rp-cpath's (worst: site %s %s)" % (mode, worst[0], *worst[1]))
+        check(all(r["reduction"] == 0 for k, r in zx.items() if k not in zo),
+              "%s: the what-ifs only rp-cpath writes save nothing" % mode)
     # The slow rank: all the path's computation at the Allreduce, wherever it is.
     for name in ("slow", "slow3"):
         summary = records(os.path.join(work, name + ".online.ndjson"), "cp_summary")[0]
@@ -100,6 +116,19 @@ def main(work, modes):
               (name, site["cp_compute"], summary["compute"]))
         check(want <= summary["length"] <= want * 1.05 + 2_000_000,
               "%s: length %d ns, R (W + D) measured %d ns" % (name, summary["length"], want))
+    # Zeroing saves what the next longest path leaves, not the share: rank
+    # 1's computation is the whole path (R 3W), but without it rank 2's
+    # R 2W would be critical.
+    base = os.path.join(work, "zeroing")
+    summary = records(base + ".online.ndjson", "cp_summary")[0]
+    heavy = max(zeroings(base + ".online.ndjson").values(), key=lambda r: r["reduction"])
+    share = [r for r in records(base + ".online.ndjson", "cp_profile")
+             if r.get("scope") == "site" and r.get("site") == heavy["site"]][0]
+    want, zeroed = expect(base + ".out"), printed(base + ".out", "zeroed")
+    check(heavy["kind"] == "compute" and share["cp_compute"] >= 0.99 * want,
+          "zeroing: rank 1's computation is the path's %d of %d ns" % (share["cp_compute"], summary["length"]))
+    check(zeroed <= heavy["length"] <= zeroed * 1.05 + 2_000_000,
+          "zeroing: %d ns without it, the others' longest work %d ns (+ its MPI time)" % (heavy["length"], zeroed))
     # MPI_Pcontrol regions (5 rounds): the chain's work only, although the
     # ranks after the first start late and rank 0 stops late (the markers
     # of online-CP §2.3), and an unmeasured message crosses the first start.

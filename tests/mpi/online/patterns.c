@@ -45,6 +45,13 @@
  *                 longer half's chain and the whole chain, each round.
  *   pingpong      R round trips of one int between ranks 0 and 1, no work
  *                 (the cost a message, for benchmarks).
+ *   zeroing       critical path zeroing (online-CP §3): R rounds of work and
+ *                 an MPI_Allreduce, called by rank 1 from one line after 3W,
+ *                 by the others from another after W (rank 2: 2W). The path
+ *                 is R 3W, all of it the computation before rank 1's call;
+ *                 without that computation it would be rank 2's R 2W, so
+ *                 zeroing it saves R W, not its R 3W share. Prints "zeroed
+ *                 NS": the rounds' longest work of the ranks but rank 1.
  *   bcast         R rounds of work and an MPI_Bcast from rank 0: the last
  *                 rank works 3W, the others W; then rank 1 works 5W. A late
  *                 non-root rank delays no one: the path is the last rank's
@@ -232,6 +239,30 @@ static long long slow(long rounds, long w, int s, long d) {
   return total;
 }
 
+/* Rank 1's 3W a round, from its own call site; `zeroed` gets the rounds'
+ * longest work of the other ranks. */
+static long long zeroed;
+/* Two functions, so that the compiler keeps two call sites. */
+__attribute__((noinline)) static void heavy_step(long w, long long* mine, long long* longest) {
+  mine[0] = work(3 * w);
+  MPI_Allreduce(mine, longest, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+}
+__attribute__((noinline)) static void light_step(long w, long long* mine, long long* longest) {
+  mine[0] = mine[1] = work(rank == 2 ? 2 * w : w);
+  MPI_Allreduce(mine, longest, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+}
+static long long zeroing(long rounds, long w) {
+  long long total = 0;
+  for (long k = 0; k < rounds; ++k) {
+    long long mine[2] = {0, 0}, longest[2];  /* {work, work of a rank but 1} */
+    if (rank == 1) heavy_step(w, mine, longest);
+    else light_step(w, mine, longest);
+    total += longest[0];
+    zeroed += longest[1];
+  }
+  return total;
+}
+
 /* The last rank's 3W a round; the others' W and rank 1's 5W at the end
  * fall short of it. */
 static long long bcast(long rounds, long w) {
@@ -355,12 +386,16 @@ int main(int argc, char** argv) {
   if (!strcmp(mode, "wildcard")) expect = wildcard(rounds, w);
   else if (!strcmp(mode, "slow")) expect = slow(rounds, w, s % size, d);
   else if (!strcmp(mode, "bcast")) expect = bcast(rounds, w);
+  else if (!strcmp(mode, "zeroing")) expect = zeroing(rounds, w);
   else if (!strcmp(mode, "pingpong")) expect = pingpong(rounds);
   else if (!strcmp(mode, "pcontrol")) expect = pcontrol(rounds, w);
   else if (!strcmp(mode, "comms")) expect = comms(rounds, w);
   else expect = chain(mode, rounds, w);
   const long long elapsed = now_ns() - start;
   MPI_Finalize();
-  if (rank == 0) printf("mode %s\nexpect %lld\nelapsed %lld\nunmeasured %lld\n", mode, expect, elapsed, unmeasured);
+  if (rank == 0) {
+    printf("mode %s\nexpect %lld\nelapsed %lld\nunmeasured %lld\nzeroed %lld\n", mode, expect, elapsed, unmeasured,
+           zeroed);
+  }
   return 0;
 }

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # rp-record --online on tests/mpi/online/patterns: every pattern's critical
 # path against the length known by construction, and against rp-cpath on
-# the trace of the same run (rp-record --online --trace).
+# the trace of the same run (rp-record --online --trace), critical path
+# zeroing (--online-zeroing) included.
 set -euo pipefail
 source tests/mpi/testenv.sh
 app=$root/$1
 check=$root/tests/mpi/online/check_patterns.py
 runs=()
 for mode in blocking nonblocking waitany waitsome test persistent sendrecv anysource probe mprobe wildcard comms \
-  slow bcast; do
+  slow bcast zeroing; do
   np=4
   [ "$mode" = wildcard ] && np=2
-  rp-record -q --online --trace "$work/$mode.trace.ndjson" -o "$work/$mode.online.ndjson" -- \
+  rp-record -q --online --online-zeroing --trace "$work/$mode.trace.ndjson" -o "$work/$mode.online.ndjson" -- \
     "${MPIRUN[@]}" -np $np "$app" -m $mode >"$work/$mode.out"
   rp-clocksync "$work/$mode.trace.ndjson" | rp-cpath --no-passthrough -o "$work/$mode.exact.ndjson"
   rp-cat --validate "$work/$mode.online.ndjson"
