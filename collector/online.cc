@@ -1,16 +1,20 @@
 #include "collector/online.h"
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstring>
 #include <memory>
+#include <map>
 #include <span>
 #include <unordered_map>
 
 #include "collector/handle_map.h"
 #include "collector/raw_format.h"
 #include "collector/runtime.h"
+#include "lib/base/apportion.h"
 #include "lib/mpi/functions.h"
+#include "lib/online/function_keys.h"
 #include "lib/online/path.h"
 #include "lib/online/path_set.h"
 #include "lib/online/site_keys.h"
@@ -26,6 +30,7 @@ using rp::online::kWireBytes;
 using rp::online::Path;
 using rp::online::PathSet;
 using rp::online::SetConfig;
+using rp::online::FunctionKeys;
 using rp::online::SiteKeys;
 
 template <typename Handle>
@@ -133,6 +138,14 @@ struct State {
   PathSet set;
   int64_t calls = 0;
   std::unique_ptr<SiteKeys> keys;
+  // Sampled functions (RP_SAMPLE_HZ > 0): the keys, the ns a sample
+  // stands for, the function of the rank's last sample, and the rank's
+  // computation by function.
+  std::unique_ptr<FunctionKeys> functions;
+  int64_t sample_period = 0;
+  uint64_t last_function = 0;
+  int64_t samples_used = 0;  // samples inside a measured computation
+  std::unordered_map<uint64_t, int64_t> function_time;
   std::unordered_map<uint64_t, SiteSlot> sites;  // by return address
   SiteSlot* current = nullptr;                   // the call's
   int64_t call_t0 = 0;                           // its entry, global ns
@@ -156,6 +169,19 @@ struct State {
   // The partial record's room, made at Start (a signal handler fills it).
   std::unique_ptr<char[]> partial;
 };
+
+// The samples not yet charged: the sampler's signal handler adds at the
+// head, the calls take from the tail, on one thread (a signal fence
+// orders them). Full (a computation of over 5 s at 200 Hz): samples are
+// dropped, and the computation's split follows the ones kept.
+struct RingSample {
+  int64_t t;
+  uint64_t address;  // the innermost application frame (0: none)
+  int64_t weight;    // ns it stands for
+};
+constexpr uint32_t kRing = 1024;
+RingSample g_ring[kRing];
+volatile uint32_t g_ring_head = 0, g_ring_tail = 0;
 
 // Set while the path changes: a signal then finds no consistent path.
 volatile sig_atomic_t g_updating = 0;
@@ -238,15 +264,48 @@ void JoinPartnerSets() {
   if (!sets.empty()) o.set.Join(sets);
 }
 
+// A function key as rank 0's raw records hold it: its first instruction's
+// address plus one, which rp-record names as it names a return address
+// (0: a module not mapped here).
+uint64_t FunctionAddress(uint64_t key) {
+  const uint64_t address = O().keys->Address(key);
+  return address != 0 ? address + 1 : 0;
+}
+
+// Every rank's `local` entries, one after another at rank 0 (empty on the
+// others).
+template <typename T>
+std::vector<T> GatherAtRoot(const std::vector<T>& local, MPI_Comm comm) {
+  int size = 0, rank = 0;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_rank(comm, &rank);
+  const int bytes = static_cast<int>(local.size() * sizeof(T));
+  std::vector<int> sizes(rank == 0 ? size : 0), displs(rank == 0 ? size : 0);
+  PMPI_Gather(&bytes, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
+  std::vector<T> all;
+  if (rank == 0) {
+    int64_t total = 0;
+    for (int r = 0; r < size; ++r) displs[r] = static_cast<int>(total), total += sizes[r];
+    all.resize(total / sizeof(T));
+  }
+  PMPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, comm);
+  return all;
+}
+
 // `path` as the raw kOnline record holds it: its site keys turned into
 // this rank's return addresses, so that the merge names them as it names
 // the rank's events' sites. Returns the bytes written (0: no room).
 size_t EncodeWithAddresses(const Path& path, int64_t t, std::span<uint8_t> out) {
   const size_t bytes = path.Encode(out, t);
+  const size_t site_bytes = path.has_reductions() ? Path::kZeroingSiteBytes : Path::kSiteBytes;
   for (size_t i = 0; bytes > 0 && i < path.sites().size(); ++i) {
     const uint64_t address = O().keys->Address(path.sites()[i].site);
-    const size_t site_bytes = path.has_reductions() ? Path::kZeroingSiteBytes : Path::kSiteBytes;
     std::memcpy(out.data() + Path::kHeaderBytes + i * site_bytes, &address, sizeof address);
+  }
+  const size_t functions_at = Path::kHeaderBytes + path.sites().size() * site_bytes;
+  for (size_t i = 0; bytes > 0 && i < path.functions().size(); ++i) {
+    const uint64_t address = FunctionAddress(path.functions()[i].function);
+    std::memcpy(out.data() + functions_at + i * Path::kFunctionBytes, &address, sizeof address);
   }
   return bytes;
 }
@@ -562,11 +621,13 @@ void TakeCompletions() {
 // --- life cycle ------------------------------------------------------------------
 
 void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk,
-           bool zeroing) {
+           bool zeroing, int sample_hz) {
   State& o = O();
   o.rank = rank;
-  // Zeroing: 16 more bytes a site, so fewer sites in the same record.
+  // Zeroing: 16 more bytes a site; samples: 32 functions of 16 bytes. So
+  // fewer sites in the same record.
   Path::set_zeroing(zeroing);
+  Path::set_function_limit(sample_hz > 0 ? 32 : 0);
   Path::set_site_limit(Path::SitesFitting(kWireBytes));
   if (paths > 0) {
     // The set gets what 48 sites without reductions leave of the critical
@@ -581,6 +642,10 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset,
     g_wire = g_path_room + PathSet::MaxBytes(o.set_config);
   }
   o.keys = std::make_unique<SiteKeys>(maps);
+  if (sample_hz > 0) {
+    o.functions = std::make_unique<FunctionKeys>(*o.keys, "librpcollect.so");
+    o.sample_period = 1'000'000'000 / sample_hz;
+  }
   int size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   // Every rank reads its clock group leader's offset to rank 0.
@@ -680,9 +745,10 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   Buffer mine = NewBuffer(), longest = NewBuffer();
   EncodeEntry(mine.get(), Global(t));
   PMPI_Reduce(mine.get(), longest.get(), 1, o.wire, o.longest, 0, world);
-  int64_t counts[5] = {o.unpaired_receives, o.unpaired_sends, o.skipped_calls, o.piggyback_bytes, o.piggybacks};
-  int64_t sums[5] = {};
-  PMPI_Reduce(counts, sums, 5, MPI_INT64_T, MPI_SUM, 0, world);
+  int64_t counts[6] = {o.unpaired_receives, o.unpaired_sends, o.skipped_calls,
+                       o.piggyback_bytes,   o.piggybacks,     o.samples_used};
+  int64_t sums[6] = {};
+  PMPI_Reduce(counts, sums, 6, MPI_INT64_T, MPI_SUM, 0, world);
   int64_t bounds[2] = {-o.start, Global(t)}, extremes[2] = {};
   PMPI_Reduce(bounds, extremes, 2, MPI_INT64_T, MPI_MAX, 0, world);
   // The measured regions: each from its first rank's start to its last
@@ -735,23 +801,20 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
     }
   }
 
-  // Every site's time over all ranks, by key (the same on every rank).
+  // Every site's time over all ranks, by key (the same on every rank), and
+  // every sampled function's.
   std::vector<raw::OnlineSite> local;
   local.reserve(o.sites.size());
   for (const auto& [address, slot] : o.sites) {
     local.push_back(raw::OnlineSite{slot.key, slot.compute, slot.mpi, slot.calls, slot.fn, 0});
   }
-  const int bytes = static_cast<int>(local.size() * sizeof(raw::OnlineSite));
-  std::vector<int> sizes(o.rank == 0 ? size : 0), displs(o.rank == 0 ? size : 0);
-  PMPI_Gather(&bytes, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, world);
-  std::vector<raw::OnlineSite> all;
-  if (o.rank == 0) {
-    int64_t total = 0;
-    for (int r = 0; r < size; ++r) displs[r] = static_cast<int>(total), total += sizes[r];
-    all.resize(total / sizeof(raw::OnlineSite));
-  }
-  PMPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, world);
+  const std::vector<raw::OnlineSite> all = GatherAtRoot(local, world);
+  std::vector<raw::OnlineFunction> local_functions;
+  for (const auto& [key, ns] : o.function_time) local_functions.push_back(raw::OnlineFunction{key, ns});
+  const std::vector<raw::OnlineFunction> all_functions = GatherAtRoot(local_functions, world);
   if (o.rank != 0) return {};
+  std::map<uint64_t, int64_t> function_sums;  // by key
+  for (const raw::OnlineFunction& f : all_functions) function_sums[f.address] += f.compute;
 
   // Rank 0's record, with its own addresses for the keys.
   std::unordered_map<uint64_t, raw::OnlineSite> by_key;
@@ -767,7 +830,7 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   const size_t set_padded = raw::Align8(static_cast<uint32_t>(set_record.size()));
   const size_t positions_padded = raw::Align8(static_cast<uint32_t>(set_positions.size() * sizeof(int32_t)));
   const size_t size_all = sizeof(raw::OnlineFixed) + path_padded + by_key.size() * sizeof(raw::OnlineSite) +
-                          set_padded + positions_padded;
+                          function_sums.size() * sizeof(raw::OnlineFunction) + set_padded + positions_padded;
   std::vector<char> record(size_all, 0);
   auto* fixed = reinterpret_cast<raw::OnlineFixed*>(record.data());
   fixed->h = {raw::kOnline, 0, static_cast<uint32_t>(size_all)};
@@ -787,6 +850,7 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   fixed->skipped_calls = sums[2];
   fixed->piggyback_bytes = sums[3];
   fixed->piggybacks = sums[4];
+  fixed->samples = sums[5];
   EncodeWithAddresses(path, end_t, {reinterpret_cast<uint8_t*>(record.data() + sizeof(raw::OnlineFixed)), path_bytes});
   auto* out = reinterpret_cast<raw::OnlineSite*>(record.data() + sizeof(raw::OnlineFixed) + path_padded);
   std::vector<raw::OnlineSite> sorted;
@@ -797,6 +861,10 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
     s.address = o.keys->Address(s.address);
     *out++ = s;
   }
+  fixed->n_functions = static_cast<int32_t>(function_sums.size());
+  auto* function_out = reinterpret_cast<raw::OnlineFunction*>(out);
+  for (const auto& [key, ns] : function_sums) *function_out++ = raw::OnlineFunction{FunctionAddress(key), ns};
+  out = reinterpret_cast<raw::OnlineSite*>(function_out);
   if (!set_record.empty()) {
     fixed->set_bytes = static_cast<int32_t>(set_record.size());
     fixed->set_total = set_total;
@@ -816,6 +884,55 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
 
 // --- every call -------------------------------------------------------------------
 
+void OnSample(const void* record, size_t size) {
+  const State& o = O();
+  if (!o.functions || size < sizeof(raw::SampleFixed)) return;
+  const auto* s = static_cast<const raw::SampleFixed*>(record);
+  const uint32_t head = g_ring_head;
+  if (head - g_ring_tail >= kRing) return;
+  const auto* frames = reinterpret_cast<const uint64_t*>(s + 1);
+  g_ring[head % kRing] = {s->t, o.functions->ApplicationFrame(frames, s->depth),
+                          (1 + static_cast<int64_t>(s->overrun)) * o.sample_period};
+  std::atomic_signal_fence(std::memory_order_release);
+  g_ring_head = head + 1;
+}
+
+// The computation (from, to] leading to a call at return address `site`,
+// `compute` ns, split over the functions of the samples inside it (a
+// sample stands for the time just before it), as lib/profile's
+// attribution splits it; one without samples goes whole to the rank's
+// last sampled function, or the function making the call.
+static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t compute) {
+  State& o = O();
+  static std::vector<RingSample> inside;
+  inside.clear();
+  const uint32_t head = g_ring_head;
+  std::atomic_signal_fence(std::memory_order_acquire);
+  __int128 total = 0;
+  for (uint32_t tail = g_ring_tail; tail != head; ++tail) {
+    const RingSample& s = g_ring[tail % kRing];
+    if (s.t > from && s.t <= to && s.address != 0) inside.push_back(s), total += s.weight;
+  }
+  g_ring_tail = head;
+  if (!o.path.measuring() || compute <= 0) return;
+  using NamedBy = Path::NamedBy;
+  auto charge = [&](uint64_t function, int64_t ns, NamedBy by) {
+    o.path.AddFunction(function, ns, by);
+    o.function_time[function] += ns;
+  };
+  if (inside.empty()) {
+    if (o.last_function != 0) charge(o.last_function, compute, NamedBy::kLastSample);
+    else charge(o.functions->Key(site - 1), compute, NamedBy::kCallSite);
+    return;
+  }
+  o.samples_used += static_cast<int64_t>(inside.size());
+  rp::Apportion split(compute, total);
+  for (const RingSample& s : inside) {
+    o.last_function = o.functions->Key(s.address);
+    charge(o.last_function, split.Next(s.weight), NamedBy::kSamples);
+  }
+}
+
 void Enter(uint64_t site, uint16_t fn, int64_t t0) {
   const Updating updating;
   State& o = O();
@@ -824,12 +941,13 @@ void Enter(uint64_t site, uint16_t fn, int64_t t0) {
   if (added) slot.key = o.keys->Key(site), slot.fn = fn;
   ++slot.calls;
   ++o.calls;
+  const int64_t compute = std::max<int64_t>(0, t0 - o.last_exit);
   if (o.path.measuring()) {
-    const int64_t compute = std::max<int64_t>(0, t0 - o.last_exit);
     slot.compute += compute;
     o.path.AddCompute(slot.key, compute);
     if (o.repr) o.set.AddTask(o.rank, o.calls, Global(t0) - compute, Global(t0));
   }
+  if (o.functions) ChargeFunctions(site, o.last_exit, t0, compute);
   o.current = &slot;
   o.call_t0 = Global(t0);
   t_work = 0;

@@ -24,6 +24,13 @@
 // dependencies as rp-cpath's graph. Neighbourhood and inter-communicator
 // collectives stay local, as in the graph.
 //
+// With samples (RP_SAMPLE_HZ > 0), each computation is split over the
+// sampled functions inside it (innermost application frame; lib/online's
+// FunctionKeys), as rp-cpath's attribution splits it: in proportion to the
+// samples' weights, one without samples whole to the rank's last sampled
+// function (or, before any sample, the function making the call). The
+// path keeps its heaviest functions' shares; every rank its totals.
+//
 // With representative paths on (RP_ONLINE_PATHS=k), the piggyback carries
 // the rank's Path-set too (lib/online/path_set.h), behind the path at a
 // fixed offset: receives join the senders' sets, all-to-all collectives
@@ -57,8 +64,14 @@ extern bool g_on;
 // whose clock this one reads; `leader_offset`: the leader's measurement, or
 // 0). `maps`: the executable mappings, for site keys. `paths`: k
 // representative paths kept too (0: none; lib/online/path_set.h), chosen
-// as the k/2 most and least costly when `topk`.
-void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk, bool zeroing);
+// as the k/2 most and least costly when `topk`. `zeroing`: critical path
+// zeroing too. `sample_hz` > 0: the sampler runs and hands its samples to
+// OnSample, and the path's computation is split over sampled functions.
+void Start(const std::string& maps, int rank, int leader, int64_t leader_offset, int paths, bool topk, bool zeroing,
+           int sample_hz);
+// A raw sample record (raw::SampleFixed) from the sampler's signal
+// handler: kept until the computation it fell in ends. Async-signal-safe.
+void OnSample(const void* record, size_t size);
 // The path starts when MPI_Init returns to the application (local ns).
 void Begin(int64_t start);
 // Collective, at MPI_Finalize's entry `t` (local ns) at `site`: ends the

@@ -174,9 +174,10 @@ struct EndRecord {
 
 // Rank 0's online answer (RP_ONLINE=1), appended before its end record:
 // OnlineFixed, the critical path's wire record (lib/online/path.h) whose
-// site fields are rank 0's return addresses, padded to 8 bytes, then
-// OnlineSite entries: every call site's time summed over all ranks, then
-// the representative paths if kept (see set_bytes). Times are ns on rank
+// site fields are rank 0's return addresses (function fields: as
+// OnlineFunction's), padded to 8 bytes, then OnlineSite entries: every
+// call site's time summed over all ranks, then OnlineFunction entries,
+// then the representative paths if kept (see set_bytes). Times are ns on rank
 // 0's clock.
 //
 // A rank killed or exiting before MPI_Finalize writes its own path instead
@@ -210,6 +211,18 @@ struct OnlineFixed {
   int32_t set_total;
   int32_t set_k;
   int32_t set_topk;
+  // Sampled functions (RP_SAMPLE_HZ > 0): n_functions OnlineFunction
+  // entries after the sites, before the representative paths; the path's
+  // own shares are in its wire record.
+  int32_t n_functions;
+  int32_t pad;
+  int64_t samples;  // samples that named computation, all ranks
+};
+
+// A sampled function's computation summed over all ranks.
+struct OnlineFunction {
+  uint64_t address;  // rank 0's address of its first instruction, plus one (named as a return address is)
+  int64_t compute;
 };
 
 struct OnlineSite {

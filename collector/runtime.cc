@@ -29,6 +29,8 @@ namespace rp::collector {
 
 thread_local int t_depth = 0;
 bool g_recording = false;
+// Samples go to the online path too (RP_ONLINE with RP_SAMPLE_HZ > 0).
+bool g_online_samples = false;
 bool g_ticks = false;
 
 namespace {
@@ -916,7 +918,7 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   }
   if (online) {
     online::Start(ExecutableMappings(), s.rank, s.clock_groups.leader, init_offset ? init_offset->offset : 0,
-                  s.options.online_paths, s.options.online_topk, s.options.online_zeroing);
+                  s.options.online_paths, s.options.online_topk, s.options.online_zeroing, s.options.sample_hz);
   }
   s.trace = s.options.trace;
 
@@ -964,12 +966,16 @@ void StartRecording(uint16_t init_fn, const void* site, int64_t init_t0, int64_t
   }
   InstallSignalHandlers();
   std::atexit(OnExit);
-  if (s.options.sample_hz > 0 && s.trace) {
+  if (s.options.sample_hz > 0 && (s.trace || online)) {
     // The sampler runs in a signal handler on the main thread, only while it
     // is outside MPI (so not inside this file's buffer code); with several
-    // threads, another may hold the lock: then the sample is dropped.
+    // threads, another may hold the lock: then the sample is dropped. The
+    // online path takes each sample too (its functions).
+    g_online_samples = online;
     StartSampler(s.options.sample_hz, s.options.sample_depth, [](const void* record, size_t size) {
+      if (g_online_samples) online::OnSample(record, size);
       State& st = S();
+      if (!st.trace) return true;
       if (st.threaded && !st.lock.try_lock()) return false;
       AppendRecord(st, record, size);
       if (st.threaded) st.lock.unlock();

@@ -86,6 +86,11 @@ Status RecordWriter::WriteSummary(const Scope& scope, int64_t phase, Span span, 
     sum.set_compute_sampled(code->cp_by_method()[static_cast<int>(profile::Method::kSampled)]);
     sum.set_compute_nearest(code->cp_by_method()[static_cast<int>(profile::Method::kNearest)]);
     sum.set_compute_by_site(code->cp_by_method()[static_cast<int>(profile::Method::kCallSite)]);
+  } else if (scope.sampled) {
+    sum.set_samples(scope.sampled->samples);
+    sum.set_compute_sampled(scope.sampled->compute_sampled);
+    sum.set_compute_nearest(scope.sampled->compute_nearest);
+    sum.set_compute_by_site(scope.sampled->compute_by_site);
   }
   return out_.Write(sum);
 }
@@ -145,26 +150,49 @@ std::vector<RecordWriter::Named> RecordWriter::Functions(const Scope& run, const
   }
   std::vector<Named> out;
   for (const auto& [key, stats] : named) out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), stats});
-  SortRows(&out, [](const Named& n) { return std::tie(n.fn, n.file, n.line); });
   return out;
+}
+
+Status RecordWriter::WriteFunctions(const Scope& run,
+                                    const std::map<std::string, std::pair<int64_t, int64_t>>& computation) {
+  std::map<std::string, SiteStats> named;
+  for (const auto& [fn, ns] : computation) {
+    SiteStats& f = named[fn];
+    f.cp_compute += ns.first;
+    f.time_compute += ns.second;
+  }
+  for (const auto& [site, s] : run.sites) {
+    SiteStats& f = named[site != kNone ? FunctionOf(site) : "?"];
+    f.cp_mpi += s.cp_mpi;
+    f.time_mpi += s.time_mpi;
+    f.calls += s.calls;
+  }
+  std::vector<Named> rows;
+  for (const auto& [fn, stats] : named) rows.push_back({fn, "", 0, stats});
+  return WriteNamed(run, std::move(rows), false);
+}
+
+Status RecordWriter::WriteNamed(const Scope& run, std::vector<Named> rows, bool by_line) {
+  SortRows(&rows, [](const Named& n) { return std::tie(n.fn, n.file, n.line); });
+  const int64_t total = run.total_time();
+  for (const Named& n : rows) {
+    trace::CpProfileRecord p;
+    p.set_scope(by_line ? "line" : "function");
+    p.set_fn(n.fn);
+    if (by_line && !n.file.empty()) p.set_file(n.file);
+    if (by_line && n.line > 0) p.set_line(n.line);
+    FillProfile(n.stats, run.length, total, &p);
+    RP_RETURN_IF_ERROR(out_.Write(p));
+  }
+  return OkStatus();
 }
 
 // By function, by source line and, with samples, by calling context: the
 // computation lib/profile attributes, and the MPI calls where they are made.
 Status RecordWriter::WriteCodeProfile(const Scope& run, const CodeProfile& code) {
-  const int64_t total = run.total_time();
-  for (bool by_line : {false, true}) {
-    for (const Named& n : Functions(run, code, by_line)) {
-      trace::CpProfileRecord p;
-      p.set_scope(by_line ? "line" : "function");
-      p.set_fn(n.fn);
-      if (by_line && !n.file.empty()) p.set_file(n.file);
-      if (by_line && n.line > 0) p.set_line(n.line);
-      FillProfile(n.stats, run.length, total, &p);
-      RP_RETURN_IF_ERROR(out_.Write(p));
-    }
-  }
+  for (bool by_line : {false, true}) RP_RETURN_IF_ERROR(WriteNamed(run, Functions(run, code, by_line), by_line));
   if (!code.sampled()) return OkStatus();
+  const int64_t total = run.total_time();
   // A function in its calling context: the owner frame's caller's node and
   // the function.
   const profile::ContextTree& tree = code.tree();

@@ -5,8 +5,10 @@
 #define RP_LIB_CPATH_RECORDS_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lib/base/status.h"
@@ -36,6 +38,11 @@ class RecordWriter {
   // cp_top: the sites, then the functions, with more than 1/m of the path
   // (appendix B).
   Status WriteTop(const Scope& run, int m, const CodeProfile& code);
+  // cp_profile rows by function (scope "function") from computation named
+  // elsewhere — the online path's sampled functions: by function name, ns
+  // on the path and over all ranks — with the MPI calls counted for the
+  // function making them, as WriteScope writes them from a CodeProfile.
+  Status WriteFunctions(const Scope& run, const std::map<std::string, std::pair<int64_t, int64_t>>& computation);
 
  private:
   Status WriteSummary(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems,
@@ -52,6 +59,8 @@ class RecordWriter {
     SiteStats stats;
   };
   std::vector<Named> Functions(const Scope& run, const CodeProfile& code, bool by_line) const;
+  // Sorted (largest on the path first) and written, by function or line.
+  Status WriteNamed(const Scope& run, std::vector<Named> rows, bool by_line);
   template <typename R>
   void DescribeSite(int32_t site, int32_t fn, R* r) const;
 

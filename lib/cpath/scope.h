@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,12 @@ struct Scope {
   int64_t init = 0, finalize = 0;
   // Online, measured in MPI_Pcontrol regions: how many (0: the whole run).
   int32_t regions = 0;
+  // Online with samples (no CodeProfile to ask): the samples that named
+  // the path's computation, and how it was named (cp_summary's fields).
+  struct Sampled {
+    int64_t samples = 0, compute_sampled = 0, compute_nearest = 0, compute_by_site = 0;
+  };
+  std::optional<Sampled> sampled;
   std::map<int32_t, SiteStats> sites;
   std::vector<RankStats> ranks;
 

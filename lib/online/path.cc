@@ -8,18 +8,28 @@
 namespace rp::online {
 namespace {
 
-constexpr uint16_t kVersion = 4;
+constexpr uint16_t kVersion = 5;
 constexpr uint16_t kHasReductions = 1;  // flags: sites carry their reductions
 
 using wire::Get;
 using wire::Put;
 
 // Header layout: version u16, sites u16, end rank i32, region i32, ranks
-// u16, flags u16, t, compute, mpi, other compute, other mpi (i64 each) =
-// 56 bytes; then the sites (key u64, compute, mpi, and with kHasReductions
-// reduction compute, reduction mpi), then the ranks (rank i32, ns i64).
+// u16, flags u16, t, compute, mpi, other compute, other mpi (i64 each),
+// functions u16, 6 bytes unused, computation named by samples, by last
+// sample, by call site (i64 each) = 88 bytes; then the sites (key u64,
+// compute, mpi, and with kHasReductions reduction compute, reduction mpi),
+// the functions (key u64, ns i64), then the ranks (rank i32, ns i64).
 int64_t WireLength(const uint8_t* p) { return Get<int64_t>(p + 24) + Get<int64_t>(p + 32); }
 int32_t WireRegion(const uint8_t* p) { return Get<int32_t>(p + 8); }
+// The record's bytes, from its header (counts clamped to the limits).
+size_t WireRecordBytes(const uint8_t* p) {
+  const size_t n = std::min<size_t>(Get<uint16_t>(p + 2), Path::kSites);
+  const size_t n_ranks = std::min<size_t>(Get<uint16_t>(p + 12), Path::kRanks);
+  const size_t n_functions = std::min<size_t>(Get<uint16_t>(p + 56), Path::kFunctions);
+  const size_t site_bytes = (Get<uint16_t>(p + 14) & kHasReductions) != 0 ? Path::kZeroingSiteBytes : Path::kSiteBytes;
+  return Path::kHeaderBytes + n * site_bytes + n_functions * Path::kFunctionBytes + n_ranks * Path::kRankBytes;
+}
 
 }  // namespace
 
@@ -53,6 +63,17 @@ SiteShare& Path::Share(uint64_t site) {
       [this](const SiteShare& s) { other_compute_ += s.compute, other_mpi_ += s.mpi; });
 }
 
+void Path::AddFunction(uint64_t function, int64_t ns, NamedBy by) {
+  if (!measuring() || function_limit_ == 0) return;
+  named_[static_cast<int>(by)] += ns;
+  // Full: the lightest function's time stays in compute() only.
+  FindOrAdd(
+      functions_, last_function_, function_limit_, FunctionShare{function},
+      [function](const FunctionShare& f) { return f.function == function; },
+      [](const FunctionShare& f) { return f.ns; }, [](const FunctionShare&) {})
+      .ns += ns;
+}
+
 void Path::OnRank(int64_t ns) {
   if (end_rank_ < 0) return;
   // Full: the lightest rank's time stays in the length only.
@@ -78,6 +99,9 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
   Put<int64_t>(p + 32, mpi_);
   Put<int64_t>(p + 40, other_compute_);
   Put<int64_t>(p + 48, other_mpi_);
+  Put<uint16_t>(p + 56, static_cast<uint16_t>(functions_.size()));
+  std::memset(p + 58, 0, 6);
+  for (int i = 0; i < 3; ++i) Put<int64_t>(p + 64 + 8 * i, named_[i]);
   p += kHeaderBytes;
   for (const SiteShare& s : sites_) {
     Put<uint64_t>(p, s.site);
@@ -88,6 +112,11 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
       Put<int64_t>(p + 32, s.reduction_mpi);
     }
     p += reductions_ ? kZeroingSiteBytes : kSiteBytes;
+  }
+  for (const FunctionShare& f : functions_) {
+    Put<uint64_t>(p, f.function);
+    Put<int64_t>(p + 8, f.ns);
+    p += kFunctionBytes;
   }
   for (const RankShare& r : ranks_) {
     Put<int32_t>(p, r.rank);
@@ -100,12 +129,13 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
 bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
   if (in.size() < kHeaderBytes) return false;
   const uint8_t* p = in.data();
-  const size_t n = Get<uint16_t>(p + 2), n_ranks = Get<uint16_t>(p + 12);
+  const size_t n = Get<uint16_t>(p + 2), n_ranks = Get<uint16_t>(p + 12), n_functions = Get<uint16_t>(p + 56);
   const uint16_t flags = Get<uint16_t>(p + 14);
   const bool reductions = (flags & kHasReductions) != 0;
   const size_t site_bytes = reductions ? kZeroingSiteBytes : kSiteBytes;
   if (Get<uint16_t>(p) != kVersion || (flags & ~kHasReductions) != 0 || n > kSites || n_ranks > kRanks ||
-      in.size() < kHeaderBytes + n * site_bytes + n_ranks * kRankBytes) {
+      n_functions > kFunctions ||
+      in.size() < kHeaderBytes + n * site_bytes + n_functions * kFunctionBytes + n_ranks * kRankBytes) {
     return false;
   }
   path->reductions_ = reductions;
@@ -116,6 +146,7 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
   path->mpi_ = Get<int64_t>(p + 32);
   path->other_compute_ = Get<int64_t>(p + 40);
   path->other_mpi_ = Get<int64_t>(p + 48);
+  for (int i = 0; i < 3; ++i) path->named_[i] = Get<int64_t>(p + 64 + 8 * i);
   path->sites_.resize(n);
   path->last_ = 0;
   p += kHeaderBytes;
@@ -126,6 +157,13 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
     s.reduction_compute = reductions ? Get<int64_t>(p + 24) : 0;
     s.reduction_mpi = reductions ? Get<int64_t>(p + 32) : 0;
     p += site_bytes;
+  }
+  path->functions_.resize(n_functions);
+  path->last_function_ = 0;
+  for (FunctionShare& f : path->functions_) {
+    f.function = Get<uint64_t>(p);
+    f.ns = Get<int64_t>(p + 8);
+    p += kFunctionBytes;
   }
   path->ranks_.resize(n_ranks);
   path->last_rank_ = 0;
@@ -205,12 +243,7 @@ void CombineWire(const uint8_t* in, uint8_t* inout, size_t room) {
       return;
     }
   }
-  if (longer) {
-    const size_t n = std::min<size_t>(Get<uint16_t>(in + 2), Path::kSites);
-    const size_t n_ranks = std::min<size_t>(Get<uint16_t>(in + 12), Path::kRanks);
-    const size_t site_bytes = (Get<uint16_t>(in + 14) & kHasReductions) != 0 ? Path::kZeroingSiteBytes : Path::kSiteBytes;
-    std::memcpy(inout, in, Path::kHeaderBytes + n * site_bytes + n_ranks * Path::kRankBytes);
-  }
+  if (longer) std::memcpy(inout, in, std::min(WireRecordBytes(in), room));
   Put<int64_t>(inout + 16, t);
   Put<int32_t>(inout + 8, region);
 }

@@ -54,6 +54,12 @@
 
 namespace rp::online {
 
+// The path's computation in one sampled function (FunctionKeys' key).
+struct FunctionShare {
+  uint64_t function = 0;
+  int64_t ns = 0;
+};
+
 // The path's time on one rank.
 struct RankShare {
   int32_t rank = 0;
@@ -72,7 +78,7 @@ struct SiteShare {
 class Path {
  public:
   // Sites and ranks kept exactly; the wire record is at most kWireBytes.
-  static constexpr size_t kSites = 128, kRanks = 32;
+  static constexpr size_t kSites = 128, kRanks = 32, kFunctions = 64;
   // The sites a path keeps in this process (at most kSites): fewer when
   // the piggyback carries representative paths too (path_set.h).
   static size_t site_limit() { return site_limit_; }
@@ -82,13 +88,20 @@ class Path {
   static bool zeroing() { return zeroing_; }
   static void set_zeroing(bool on) { zeroing_ = on; }
   static size_t site_bytes() { return zeroing_ ? kZeroingSiteBytes : kSiteBytes; }
-  // How many sites fit a wire record of `bytes` (at most kSites).
+  // How many sites fit a wire record of `bytes` beside the ranks and
+  // function_limit() functions (at most kSites).
   static size_t SitesFitting(size_t bytes) {
-    const size_t n = bytes < kHeaderBytes + kRankBytes * kRanks ? 0 : (bytes - kHeaderBytes - kRankBytes * kRanks) / site_bytes();
+    const size_t rest = kHeaderBytes + kRankBytes * kRanks + kFunctionBytes * function_limit_;
+    const size_t n = bytes < rest ? 0 : (bytes - rest) / site_bytes();
     return n < kSites ? n : kSites;
   }
-  // The most bytes a wire record takes with that limit.
-  static size_t MaxWireBytes() { return kHeaderBytes + site_bytes() * site_limit_ + kRankBytes * kRanks; }
+  // Sampled functions kept (the heaviest; 0: no samples, none kept).
+  static size_t function_limit() { return function_limit_; }
+  static void set_function_limit(size_t n) { function_limit_ = n < kFunctions ? n : kFunctions; }
+  // The most bytes a wire record takes with those limits.
+  static size_t MaxWireBytes() {
+    return kHeaderBytes + site_bytes() * site_limit_ + kFunctionBytes * function_limit_ + kRankBytes * kRanks;
+  }
 
   int64_t length() const { return compute_ + mpi_; }
   int64_t compute() const { return compute_; }
@@ -108,6 +121,10 @@ class Path {
   // The ranks the path's time ran on, the kRanks heaviest (the rest is
   // length() minus theirs), in the order they were first added.
   const std::vector<RankShare>& ranks() const { return ranks_; }
+  // The path's computation by sampled function, the function_limit()
+  // heaviest (the rest of compute() is in functions no longer kept), in
+  // the order they were first added.
+  const std::vector<FunctionShare>& functions() const { return functions_; }
 
   // Computation leading to a call at `site`, and time in a call at it
   // (nothing outside a measured region).
@@ -124,6 +141,14 @@ class Path {
     s.mpi += ns, s.reduction_mpi += ns, mpi_ += ns, OnRank(ns);
   }
 
+  // Part of the computation just added (AddCompute), as the samples split
+  // it: `ns` of it ran in `function`, named as `by` says.
+  enum class NamedBy { kSamples, kLastSample, kCallSite };
+  void AddFunction(uint64_t function, int64_t ns, NamedBy by);
+  // The path's computation named by the samples inside it, by the rank's
+  // last sample, and by the call ending it (lib/profile's Methods).
+  int64_t compute_named(NamedBy by) const { return named_[static_cast<int>(by)]; }
+
   // Zeroing at a merge, this path being the longest: its reductions lowered
   // to what `other` (entering the same call) leaves, since with a site
   // zeroed `other` may be the longer one (online-CP §3, Figure 5 lines 5-6).
@@ -132,11 +157,13 @@ class Path {
   // as a reduction from this path's length: the minimum of the two.
   void LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi);
 
-  // The wire record: 56 bytes, 24 a site (40 with zeroing) and 12 a rank.
+  // The wire record: 88 bytes, 24 a site (40 with zeroing), 16 a function
+  // and 12 a rank.
   // Encode returns the bytes written (out must hold WireBytes()); Decode
   // false on a malformed record.
   size_t WireBytes() const {
-    return kHeaderBytes + (reductions_ ? kZeroingSiteBytes : kSiteBytes) * sites_.size() + kRankBytes * ranks_.size();
+    return kHeaderBytes + (reductions_ ? kZeroingSiteBytes : kSiteBytes) * sites_.size() +
+           kFunctionBytes * functions_.size() + kRankBytes * ranks_.size();
   }
   // Whether the path keeps reductions: made while zeroing() was on, or
   // decoded from a record that has them.
@@ -144,22 +171,26 @@ class Path {
   size_t Encode(std::span<uint8_t> out, int64_t t) const;
   static bool Decode(std::span<const uint8_t> in, Path* path, int64_t* t);
 
-  static constexpr size_t kHeaderBytes = 56, kSiteBytes = 24, kZeroingSiteBytes = 40, kRankBytes = 12;
+  static constexpr size_t kHeaderBytes = 88, kSiteBytes = 24, kZeroingSiteBytes = 40, kFunctionBytes = 16,
+                          kRankBytes = 12;
 
  private:
   SiteShare& Share(uint64_t site);
   void OnRank(int64_t ns);
 
   static inline size_t site_limit_ = kSites;
+  static inline size_t function_limit_ = 0;
   static inline bool zeroing_ = false;
 
   int64_t compute_ = 0, mpi_ = 0, other_compute_ = 0, other_mpi_ = 0;
+  int64_t named_[3] = {};  // by NamedBy
   int32_t end_rank_ = -1;
   int32_t region_ = 1;
   bool reductions_ = zeroing_;
   std::vector<SiteShare> sites_;
   std::vector<RankShare> ranks_;
-  size_t last_ = 0, last_rank_ = 0;  // the last site and rank used: calls repeat
+  std::vector<FunctionShare> functions_;
+  size_t last_ = 0, last_rank_ = 0, last_function_ = 0;  // the last used: calls repeat
 };
 
 inline constexpr size_t kWireBytes =

@@ -59,11 +59,20 @@ SiteKeys::SiteKeys(std::string_view maps) {
 }
 
 uint64_t SiteKeys::Key(uint64_t address) const {
+  size_t module = 0;
+  uint64_t offset = 0;
+  if (!Locate(address, &module, &offset)) return address | kUnmapped;
+  return KeyOf(module, offset);
+}
+
+bool SiteKeys::Locate(uint64_t address, size_t* module, uint64_t* offset) const {
   auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
                              [](uint64_t a, const Range& r) { return a < r.start; });
-  if (it == ranges_.begin() || address >= (it - 1)->end) return address | kUnmapped;
+  if (it == ranges_.begin() || address >= (it - 1)->end) return false;
   const Range& r = *(it - 1);
-  return static_cast<uint64_t>(r.hash) << 32 | static_cast<uint32_t>(address - r.start + r.offset);
+  *module = r.module;
+  *offset = address - r.start + r.offset;
+  return true;
 }
 
 const std::string* SiteKeys::Module(uint64_t key) const {

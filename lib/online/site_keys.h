@@ -38,6 +38,16 @@ class SiteKeys {
   static uint32_t FileOffset(uint64_t key) { return static_cast<uint32_t>(key); }
   static constexpr uint64_t kUnmapped = uint64_t{1} << 63;
 
+  // The module (index into modules()) and file offset of an address;
+  // false outside every mapping. Reads only what the constructor built, so
+  // a signal handler may call it.
+  bool Locate(uint64_t address, size_t* module, uint64_t* offset) const;
+  const std::vector<std::string>& modules() const { return modules_; }
+  // The key of `offset` in module `module`.
+  uint64_t KeyOf(size_t module, uint64_t offset) const {
+    return static_cast<uint64_t>(hashes_[module]) << 32 | static_cast<uint32_t>(offset);
+  }
+
  private:
   struct Range {
     uint64_t start, end, offset;

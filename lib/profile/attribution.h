@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lib/base/apportion.h"
 #include "lib/base/status.h"
 #include "lib/profile/context_tree.h"
 #include "lib/trace/codec.h"
@@ -40,24 +41,8 @@
 
 namespace rp::profile {
 
-// Splits `length` in proportion to weights given one at a time, rounding
-// the running sum, so that the parts add up to `length` exactly.
-class Apportion {
- public:
-  Apportion(int64_t length, __int128 total) : length_(length), total_(total) {}
-  int64_t Next(int64_t weight) {
-    sum_ += weight;
-    const int64_t upto = total_ > 0 ? static_cast<int64_t>(sum_ * length_ / total_) : 0;
-    const int64_t part = upto - given_;
-    given_ = upto;
-    return part;
-  }
-
- private:
-  int64_t length_;
-  __int128 total_, sum_ = 0;
-  int64_t given_ = 0;
-};
+// lib/base's, by its old name here.
+using Apportion = rp::Apportion;
 
 enum class Method : uint8_t {
   kSampled,   // by the samples inside it

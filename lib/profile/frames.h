@@ -18,14 +18,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/profile/system_code.h"
 #include "lib/trace/record.h"
 
 namespace rp::profile {
-
-// True for modules whose frames are charged to their caller.
-bool IsSystemModule(std::string_view module);
-// True for source files of system headers (inlined library code).
-bool IsSystemSource(std::string_view file);
 
 struct Frame {
   std::string fn;      // "" when the site record does not say

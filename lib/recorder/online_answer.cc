@@ -1,6 +1,7 @@
 #include "lib/recorder/online_answer.h"
 
 #include <cstring>
+#include <map>
 #include <limits>
 #include <optional>
 
@@ -20,6 +21,7 @@ struct Parsed {
   raw::OnlineFixed fixed;
   std::string_view path;
   std::vector<raw::OnlineSite> sites;
+  std::vector<raw::OnlineFunction> functions;  // sampled, over all ranks
   // Representative paths, when kept (set_bytes > 0).
   std::optional<online::PathSet> set;
   std::vector<int32_t> positions;
@@ -29,15 +31,18 @@ bool Parse(std::string_view record, Parsed* out) {
   if (record.size() < sizeof(raw::OnlineFixed)) return false;
   std::memcpy(&out->fixed, record.data(), sizeof out->fixed);
   const raw::OnlineFixed& f = out->fixed;
-  if (f.path_bytes < 0 || f.n_sites < 0) return false;
+  if (f.path_bytes < 0 || f.n_sites < 0 || f.n_functions < 0) return false;
   const size_t padded = raw::Align8(static_cast<uint32_t>(f.path_bytes));
-  if (record.size() < sizeof f + padded + f.n_sites * sizeof(raw::OnlineSite)) return false;
+  const size_t sites_at = sizeof f + padded, functions_at = sites_at + f.n_sites * sizeof(raw::OnlineSite);
+  size_t at = functions_at + f.n_functions * sizeof(raw::OnlineFunction);
+  if (record.size() < at) return false;
   out->path = record.substr(sizeof f, f.path_bytes);
   out->sites.resize(f.n_sites);
-  std::memcpy(out->sites.data(), record.data() + sizeof f + padded, f.n_sites * sizeof(raw::OnlineSite));
+  std::memcpy(out->sites.data(), record.data() + sites_at, f.n_sites * sizeof(raw::OnlineSite));
+  out->functions.resize(f.n_functions);
+  std::memcpy(out->functions.data(), record.data() + functions_at, f.n_functions * sizeof(raw::OnlineFunction));
   if (f.set_bytes <= 0) return true;
   if (f.set_k < repr::kMinPaths || f.set_k > repr::kMaxPaths) return false;
-  size_t at = sizeof f + padded + f.n_sites * sizeof(raw::OnlineSite);
   const online::SetConfig config{.k = f.set_k,
                                  .intervals = std::numeric_limits<uint16_t>::max(),
                                  .select = f.set_topk ? repr::Select::kTopK : repr::Select::kRepr};
@@ -83,6 +88,8 @@ bool OnlineAddresses(std::string_view record, std::vector<uint64_t>* addresses) 
   }
   for (const online::SiteShare& s : path.sites()) addresses->push_back(s.site);
   for (const raw::OnlineSite& s : p.sites) addresses->push_back(s.address);
+  for (const online::FunctionShare& f : path.functions()) addresses->push_back(f.function);
+  for (const raw::OnlineFunction& f : p.functions) addresses->push_back(f.address);
   return true;
 }
 
@@ -104,6 +111,12 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   const raw::OnlineFixed& f = p.fixed;
   cpath::Scope scope = online::ToScope(path, totals, id, f.start, f.end);
   if (world > 0) scope.Rank(world - 1);  // rank_share names every rank
+  if (!p.functions.empty() || !path.functions().empty()) {
+    using NamedBy = online::Path::NamedBy;
+    scope.sampled = cpath::Scope::Sampled{p.fixed.samples, path.compute_named(NamedBy::kSamples),
+                                          path.compute_named(NamedBy::kLastSample),
+                                          path.compute_named(NamedBy::kCallSite)};
+  }
   // Measured in MPI_Pcontrol regions: the application's time is their
   // spans added up.
   cpath::RecordWriter::Span span{f.start, f.end};
@@ -129,6 +142,25 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   dict.sites = sites;
   cpath::RecordWriter out(dict, writer);
   RP_RETURN_IF_ERROR(out.WriteScope(scope, window::kNone, span, "online", problems, false));
+  if (!p.functions.empty() || !path.functions().empty()) {
+    // The computation by sampled function (named by its site record), on
+    // the path and over all ranks; what the path kept of no function (its
+    // lightest, summed apart) is "?".
+    std::map<std::string, std::pair<int64_t, int64_t>> computation;
+    std::unordered_map<int64_t, const std::string*> fn_of;
+    for (const trace::SiteRecord& s : sites) {
+      if (s.has_fn()) fn_of.emplace(s.id, &s.fn);
+    }
+    auto name = [&](uint64_t address) {
+      auto it = fn_of.find(id(address));
+      return it != fn_of.end() ? *it->second : std::string("?");
+    };
+    int64_t named = 0;
+    for (const online::FunctionShare& f : path.functions()) computation[name(f.function)].first += f.ns, named += f.ns;
+    if (path.compute() > named) computation["?"].first += path.compute() - named;
+    for (const raw::OnlineFunction& f : p.functions) computation[name(f.address)].second += f.compute;
+    RP_RETURN_IF_ERROR(out.WriteFunctions(scope, computation));
+  }
   if (path.has_reductions()) {
     // No samples online: the what-ifs are the sites' (as rp-cpath writes
     // them for a trace without samples).

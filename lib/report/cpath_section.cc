@@ -184,7 +184,8 @@ std::string CriticalPathSection::FunctionsTitle(const View& v) {
   }
   return "functions on the critical path (computation named by " + std::to_string(v.samples) +
          " samples: " + Trim(Percent(v.by_samples)) + " of the path's computation by the samples inside it, " +
-         Trim(Percent(v.by_nearest)) + " by the rank's nearest sample, " + Trim(Percent(v.by_site)) +
+         Trim(Percent(v.by_nearest)) + (v.algo == "online" ? " by the rank's last sample, " : " by the rank's nearest sample, ") +
+         Trim(Percent(v.by_site)) +
          " by the call ending it)";
 }
 

@@ -129,6 +129,22 @@ def main(work, modes):
           "zeroing: rank 1's computation is the path's %d of %d ns" % (share["cp_compute"], summary["length"]))
     check(zeroed <= heavy["length"] <= zeroed * 1.05 + 2_000_000,
           "zeroing: %d ns without it, the others' longest work %d ns (+ its MPI time)" % (heavy["length"], zeroed))
+    # Sampled functions: rank 1's solve() is two thirds of the path and
+    # exchange_halo() one third, as measured; online and rp-cpath on the
+    # same run's samples split the same computations alike.
+    base = os.path.join(work, "functions")
+    online_fns = {r["fn"]: r for r in records(base + ".online.ndjson", "cp_profile") if r.get("scope") == "function"}
+    exact_fns = {r["fn"]: r for r in records(base + ".exact.ndjson", "cp_profile") if r.get("scope") == "function"}
+    for fn, measured in (("solve", "solved"), ("exchange_halo", "exchanged")):
+        want = printed(base + ".out", measured)
+        got = online_fns.get(fn, {}).get("cp_compute", 0)
+        check(0.95 * want <= got <= want * 1.05 + 2_000_000,
+              "functions: %s() has %d ns of the path online, rank 1 spent %d ns in it" % (fn, got, want))
+        ex = exact_fns.get(fn, {})
+        for column in ("cp_compute", "time_compute"):
+            check(abs(online_fns.get(fn, {}).get(column, 0) - ex.get(column, 0)) <= ex.get(column, 0) // 100 + 1_000_000,
+                  "functions: %s() %s %d ns online, %d ns by rp-cpath" %
+                  (fn, column, online_fns.get(fn, {}).get(column, 0), ex.get(column, 0)))
     # MPI_Pcontrol regions (5 rounds): the chain's work only, although the
     # ranks after the first start late and rank 0 stops late (the markers
     # of online-CP §2.3), and an unmeasured message crosses the first start.

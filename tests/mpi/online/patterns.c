@@ -52,6 +52,11 @@
  *                 without that computation it would be rank 2's R 2W, so
  *                 zeroing it saves R W, not its R 3W share. Prints "zeroed
  *                 NS": the rounds' longest work of the ranks but rank 1.
+ *   functions     sampled functions on the path: R rounds; rank 1 works 2W
+ *                 in solve() and W in exchange_halo(), the others W/2 in
+ *                 solve(), then an MPI_Allreduce. The path is R 3W, two
+ *                 thirds of it solve() and one exchange_halo(); prints
+ *                 "solved NS" and "exchanged NS" (rank 1's, measured).
  *   bcast         R rounds of work and an MPI_Bcast from rank 0: the last
  *                 rank works 3W, the others W; then rank 1 works 5W. A late
  *                 non-root rank delays no one: the path is the last rank's
@@ -74,13 +79,34 @@ static long long now_ns(void) {
 
 static int busy;  /* -b: spin instead of sleeping (one rank a core: no jitter of wake-ups) */
 
-/* Sleeps (or spins) `us` to a deadline; returns the ns it took. */
+/* Sleeps (or spins) `us` to a deadline; returns the ns it took. A macro,
+ * so that each function using it is the innermost frame of its samples
+ * (an inlined function would keep its own name offline). */
+#define SPEND(us)                                                            \
+  do {                                                                       \
+    const long long start_ = now_ns(), end_ = start_ + (us) * 1000LL;        \
+    for (long long left = (us) * 1000LL; left > 0; left = end_ - now_ns()) { \
+      if (!busy) usleep((useconds_t)((left + 999) / 1000));                  \
+    }                                                                        \
+    spent = now_ns() - start_;                                               \
+  } while (0)
+
 __attribute__((noinline)) long long work(long us) {
-  const long long start = now_ns(), end = start + us * 1000LL;
-  for (long long left = us * 1000LL; left > 0; left = end - now_ns()) {
-    if (!busy) usleep((useconds_t)((left + 999) / 1000));
-  }
-  return now_ns() - start;
+  long long spent;
+  SPEND(us);
+  return spent;
+}
+
+/* Two named functions for the "functions" mode. */
+__attribute__((noinline)) long long solve(long us) {
+  long long spent;
+  SPEND(us);
+  return spent;
+}
+__attribute__((noinline)) long long exchange_halo(long us) {
+  long long spent;
+  SPEND(us);
+  return spent;
 }
 
 static int rank, size;
@@ -263,6 +289,24 @@ static long long zeroing(long rounds, long w) {
   return total;
 }
 
+/* Rank 1's 2W in solve() and W in exchange_halo() a round; the others'
+ * W/2 in solve(). `solved`, `exchanged`: rank 1's measured times. */
+static long long solved, exchanged;
+static long long functions(long rounds, long w) {
+  long long total = 0, mine[3];
+  for (long k = 0; k < rounds; ++k) {
+    mine[1] = solve(rank == 1 ? 2 * w : w / 2);
+    mine[2] = rank == 1 ? exchange_halo(w) : 0;
+    mine[0] = mine[1] + mine[2];
+    long long longest[3];
+    MPI_Allreduce(mine, longest, 3, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    total += longest[0];
+    solved += longest[1];
+    exchanged += longest[2];
+  }
+  return total;
+}
+
 /* The last rank's 3W a round; the others' W and rank 1's 5W at the end
  * fall short of it. */
 static long long bcast(long rounds, long w) {
@@ -387,6 +431,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(mode, "slow")) expect = slow(rounds, w, s % size, d);
   else if (!strcmp(mode, "bcast")) expect = bcast(rounds, w);
   else if (!strcmp(mode, "zeroing")) expect = zeroing(rounds, w);
+  else if (!strcmp(mode, "functions")) expect = functions(rounds, w);
   else if (!strcmp(mode, "pingpong")) expect = pingpong(rounds);
   else if (!strcmp(mode, "pcontrol")) expect = pcontrol(rounds, w);
   else if (!strcmp(mode, "comms")) expect = comms(rounds, w);
@@ -394,8 +439,8 @@ int main(int argc, char** argv) {
   const long long elapsed = now_ns() - start;
   MPI_Finalize();
   if (rank == 0) {
-    printf("mode %s\nexpect %lld\nelapsed %lld\nunmeasured %lld\nzeroed %lld\n", mode, expect, elapsed, unmeasured,
-           zeroed);
+    printf("mode %s\nexpect %lld\nelapsed %lld\nunmeasured %lld\nzeroed %lld\nsolved %lld\nexchanged %lld\n", mode,
+           expect, elapsed, unmeasured, zeroed, solved, exchanged);
   }
   return 0;
 }
