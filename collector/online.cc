@@ -144,7 +144,8 @@ struct State {
   std::unique_ptr<FunctionKeys> functions;
   int64_t sample_period = 0;
   uint64_t last_function = 0;
-  int64_t samples_used = 0;  // samples inside a measured computation
+  int64_t* last_function_time = nullptr;  // its entry in function_time
+  int64_t samples_used = 0;               // samples inside a measured computation
   std::unordered_map<uint64_t, int64_t> function_time;
   std::unordered_map<uint64_t, SiteSlot> sites;  // by return address
   SiteSlot* current = nullptr;                   // the call's
@@ -916,13 +917,19 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
   g_ring_tail = head;
   if (!o.path.measuring() || compute <= 0) return;
   using NamedBy = Path::NamedBy;
+  if (inside.empty() && o.last_function != 0) {
+    // Most computations between calls are shorter than a sample period:
+    // the last function's total is at hand.
+    o.path.AddFunction(o.last_function, compute, NamedBy::kLastSample);
+    *o.last_function_time += compute;
+    return;
+  }
   auto charge = [&](uint64_t function, int64_t ns, NamedBy by) {
     o.path.AddFunction(function, ns, by);
     o.function_time[function] += ns;
   };
   if (inside.empty()) {
-    if (o.last_function != 0) charge(o.last_function, compute, NamedBy::kLastSample);
-    else charge(o.functions->Key(site - 1), compute, NamedBy::kCallSite);
+    charge(o.functions->Key(site - 1), compute, NamedBy::kCallSite);
     return;
   }
   o.samples_used += static_cast<int64_t>(inside.size());
@@ -931,6 +938,7 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
     o.last_function = o.functions->Key(s.address);
     charge(o.last_function, split.Next(s.weight), NamedBy::kSamples);
   }
+  o.last_function_time = &o.function_time[o.last_function];
 }
 
 void Enter(uint64_t site, uint16_t fn, int64_t t0) {

@@ -11,7 +11,10 @@
 #  3. the same per message and at 0.1 and 1 ms with 5 representative
 #     paths kept too (RP_ONLINE_PATHS=5, rp-record --online-paths 5);
 #  4. the same per message and at 0.1, 1 and 10 ms with critical path
-#     zeroing (RP_ONLINE_ZEROING=1, rp-record --online-zeroing).
+#     zeroing (RP_ONLINE_ZEROING=1, rp-record --online-zeroing);
+#  5. the same per message and at 1 ms with 200 Hz samples naming the
+#     path's functions (RP_SAMPLE_HZ=200, rp-record's default; the rows
+#     above sample nothing).
 # Run from the workspace root after `bazel build //...` (make bench does).
 set -euo pipefail
 bin=bazel-bin
@@ -82,5 +85,17 @@ for spec in "0.1 100 5000" "1 1000 1000" "10 10000 100"; do
   read -r plain on < <(pair "zeroing$ms" 2 -m slow -n "$rounds" -w "$us" -d 0 -b)
   awk -v ms="$ms" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
     printf "| Allreduce every %s ms, zeroing too (2 ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
+           ms, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
+done
+extra=(-x RP_SAMPLE_HZ=200)
+read -r plain on < <(pair pingpong-samples 2 -m pingpong -n "$trips")
+awk -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
+  printf "| per message, 200 Hz samples (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | %+.0f ns |\n",
+         n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
+for spec in "1 1000 1000" "10 10000 100"; do
+  read -r ms us rounds <<<"$spec"
+  read -r plain on < <(pair "samples$ms" 2 -m slow -n "$rounds" -w "$us" -d 0 -b)
+  awk -v ms="$ms" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
+    printf "| Allreduce every %s ms, 200 Hz samples (2 ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
            ms, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
 done
