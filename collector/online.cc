@@ -924,6 +924,13 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
     *o.last_function_time += compute;
     return;
   }
+  // Placing samples in functions reads a module's symbols the first time:
+  // the collector's work, not the call's.
+  const int64_t begin = MonotonicNs();
+  struct Counted {
+    int64_t begin;
+    ~Counted() { t_work += MonotonicNs() - begin; }
+  } counted{begin};
   auto charge = [&](uint64_t function, int64_t ns, NamedBy by) {
     o.path.AddFunction(function, ns, by);
     o.function_time[function] += ns;
@@ -955,10 +962,10 @@ void Enter(uint64_t site, uint16_t fn, int64_t t0) {
     o.path.AddCompute(slot.key, compute);
     if (o.repr) o.set.AddTask(o.rank, o.calls, Global(t0) - compute, Global(t0));
   }
+  t_work = 0;
   if (o.functions) ChargeFunctions(site, o.last_exit, t0, compute);
   o.current = &slot;
   o.call_t0 = Global(t0);
-  t_work = 0;
   t_n_partners = 0;
   t_replace = -1;
 }
