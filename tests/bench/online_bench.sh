@@ -48,54 +48,40 @@ pair() {
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "online critical path overhead (commit $commit, $(nproc) cores, median of $runs interleaved runs)"
-read -r plain on < <(pair pingpong 2 -m pingpong -n "$trips")
-awk -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
-  printf "| per message (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | %+.0f ns |\n",
-         n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
-for np in 2 4; do
-  busy=()
-  [ $np = 2 ] && busy=(-b)
-  for spec in "0.1 100 5000" "1 1000 1000" "10 10000 100"; do
-    read -r ms us rounds <<<"$spec"
-    read -r plain on < <(pair "sync$ms.$np" $np -m slow -n "$rounds" -w "$us" -d 0 "${busy[@]}")
-    awk -v ms="$ms" -v np="$np" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
-      printf "| Allreduce every %s ms (%d ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
-             ms, np, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
+# One row per message: $1 the row's label suffix (", 5 paths too").
+per_message() {
+  local plain on
+  read -r plain on < <(pair "pingpong$1" 2 -m pingpong -n "$trips")
+  awk -v what="$1" -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
+    printf "| per message%s (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | %+.0f ns |\n",
+           what, n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
+}
+# One row per interval: $1 label suffix, $2 ranks (2: one a core,
+# spinning; 4: two a core, sleeping), then intervals in ms.
+syncs() {
+  local what=$1 np=$2 ms us rounds plain on busy=()
+  shift 2
+  [ "$np" = 2 ] && busy=(-b)
+  for ms in "$@"; do
+    us=$(awk -v ms="$ms" 'BEGIN {print ms * 1000}')
+    rounds=$(awk -v ms="$ms" 'BEGIN {print 500 / ms < 100 ? 100 : 500 / ms}')
+    [ "$ms" = 1 ] && rounds=1000
+    read -r plain on < <(pair "sync$ms.$np$what" "$np" -m slow -n "$rounds" -w "$us" -d 0 "${busy[@]}")
+    awk -v ms="$ms" -v what="$what" -v np="$np" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
+      printf "| Allreduce every %s ms%s (%d ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
+             ms, what, np, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
   done
-done
+}
+
+per_message ""
+syncs "" 2 0.1 1 10
+syncs "" 4 0.1 1 10
 extra=(-x RP_ONLINE_PATHS=5)
-read -r plain on < <(pair pingpong-paths 2 -m pingpong -n "$trips")
-awk -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
-  printf "| per message, 5 paths too (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | %+.0f ns |\n",
-         n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
-for spec in "0.1 100 5000" "1 1000 1000"; do
-  read -r ms us rounds <<<"$spec"
-  read -r plain on < <(pair "paths$ms" 2 -m slow -n "$rounds" -w "$us" -d 0 -b)
-  awk -v ms="$ms" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
-    printf "| Allreduce every %s ms, 5 paths too (2 ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
-           ms, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
-done
+per_message ", 5 paths too"
+syncs ", 5 paths too" 2 0.1 1
 extra=(-x RP_ONLINE_ZEROING=1)
-read -r plain on < <(pair pingpong-zeroing 2 -m pingpong -n "$trips")
-awk -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
-  printf "| per message, zeroing too (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | %+.0f ns |\n",
-         n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
-for spec in "0.1 100 5000" "1 1000 1000" "10 10000 100"; do
-  read -r ms us rounds <<<"$spec"
-  read -r plain on < <(pair "zeroing$ms" 2 -m slow -n "$rounds" -w "$us" -d 0 -b)
-  awk -v ms="$ms" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
-    printf "| Allreduce every %s ms, zeroing too (2 ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
-           ms, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
-done
+per_message ", zeroing too"
+syncs ", zeroing too" 2 0.1 1 10
 extra=(-x RP_SAMPLE_HZ=200)
-read -r plain on < <(pair pingpong-samples 2 -m pingpong -n "$trips")
-awk -v p="$plain" -v o="$on" -v n="$trips" 'BEGIN {
-  printf "| per message, 200 Hz samples (2 ranks, %d round trips) | %.0f ns plain | %.0f ns online | %+.0f ns |\n",
-         n, p / (2 * n), o / (2 * n), (o - p) / (2 * n) }'
-for spec in "1 1000 1000" "10 10000 100"; do
-  read -r ms us rounds <<<"$spec"
-  read -r plain on < <(pair "samples$ms" 2 -m slow -n "$rounds" -w "$us" -d 0 -b)
-  awk -v ms="$ms" -v p="$plain" -v o="$on" -v n="$rounds" 'BEGIN {
-    printf "| Allreduce every %s ms, 200 Hz samples (2 ranks, %d rounds) | %.1f ms plain | %.1f ms online | %+.2f%% (%+.1f us a sync) |\n",
-           ms, n, p / 1e6, o / 1e6, 100 * (o - p) / p, (o - p) / n / 1e3 }'
-done
+per_message ", 200 Hz samples"
+syncs ", 200 Hz samples" 2 1 10
