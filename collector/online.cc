@@ -306,7 +306,8 @@ size_t EncodeWithAddresses(const Path& path, int64_t t, std::span<uint8_t> out) 
   const size_t functions_at = Path::kHeaderBytes + path.sites().size() * site_bytes;
   for (size_t i = 0; bytes > 0 && i < path.functions().size(); ++i) {
     const uint64_t address = FunctionAddress(path.functions()[i].function);
-    std::memcpy(out.data() + functions_at + i * Path::kFunctionBytes, &address, sizeof address);
+    const size_t function_bytes = path.has_reductions() ? Path::kZeroingFunctionBytes : Path::kFunctionBytes;
+    std::memcpy(out.data() + functions_at + i * function_bytes, &address, sizeof address);
   }
   return bytes;
 }
@@ -473,18 +474,31 @@ void SendPath(const Shadow* sh, int dest, int tag) {
 // Zeroing at an all-to-all collective whose members' heads chose the
 // longest path (in `winner`, broadcast): its reductions lowered to every
 // member's (online-CP §3: the members' net lengths compared), by an
-// MPI_Allreduce with MPI_MIN over each kept site's reductions — the only
-// exchange zeroing adds, and only when the path has a reduction.
+// MPI_Allreduce with MPI_MIN over each kept site's (and function's)
+// reductions — the only exchange zeroing adds, and only when the path has
+// a reduction.
 void LowerWinnersReductions(uint8_t* winner, bool mine, MPI_Comm comm) {
   State& o = O();
   static thread_local Path w;
   static thread_local std::vector<int64_t> bounds, lowest;
   int64_t t = 0;
   if (!Path::Decode({winner, g_path_room}, &w, &t)) return;
-  const size_t n = w.sites().size();
-  bounds.assign(2 * n, 0);
+  const size_t n = w.sites().size(), m = w.functions().size();
+  bounds.assign(2 * n + m, 0);
   bool any = false;
   const int64_t gap = w.length() - o.path.length();
+  for (size_t i = 0; i < m; ++i) {
+    const rp::online::FunctionShare& f = w.functions()[i];
+    any = any || f.reduction > 0;
+    int64_t saved = 0;
+    for (const rp::online::FunctionShare& own : o.path.functions()) {
+      if (own.function == f.function) {
+        saved = own.reduction;
+        break;
+      }
+    }
+    bounds[2 * n + i] = mine ? f.reduction : gap + saved;
+  }
   for (size_t i = 0; i < n; ++i) {
     const rp::online::SiteShare& s = w.sites()[i];
     any = any || s.reduction_compute > 0 || s.reduction_mpi > 0;
@@ -502,14 +516,15 @@ void LowerWinnersReductions(uint8_t* winner, bool mine, MPI_Comm comm) {
     bounds[i] = gap + compute, bounds[n + i] = gap + mpi;
   }
   if (!any) return;  // every member sees the same path: all skip
-  lowest.resize(2 * n);
-  PMPI_Allreduce(bounds.data(), lowest.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MIN, comm);
-  const std::span<const int64_t> compute(lowest.data(), n), mpi(lowest.data() + n, n);
+  lowest.resize(2 * n + m);
+  PMPI_Allreduce(bounds.data(), lowest.data(), static_cast<int>(2 * n + m), MPI_INT64_T, MPI_MIN, comm);
+  const std::span<const int64_t> compute(lowest.data(), n), mpi(lowest.data() + n, n),
+      functions(lowest.data() + 2 * n, m);
   if (mine) {
-    o.path.LowerReductions(compute, mpi);
+    o.path.LowerReductions(compute, mpi, functions);
     return;
   }
-  w.LowerReductions(compute, mpi);
+  w.LowerReductions(compute, mpi, functions);
   w.Encode({winner, g_path_room}, t);
 }
 

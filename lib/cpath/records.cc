@@ -271,15 +271,21 @@ Status RecordWriter::WriteImbalance(const Scope& scope, int64_t phase, bool rank
 
 Status RecordWriter::WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results,
                                    const CodeProfile& code) {
+  // Without samples a function's share is its call sites' computation,
+  // which the site what-ifs already show.
+  static const std::vector<std::string> kNone;
+  return WriteZeroings(run, std::move(results), code.sampled() ? code.tree().functions() : kNone);
+}
+
+Status RecordWriter::WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results,
+                                   const std::vector<std::string>& procedures) {
   std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
   for (const auto& z : results) {
     trace::CpZeroingRecord r;
     if (z.procedure >= 0) {
-      // Without samples a function's share is its call sites' computation,
-      // which the site what-ifs already show.
-      if (!code.sampled()) continue;
+      if (static_cast<size_t>(z.procedure) >= procedures.size()) continue;
       r.set_kind("function");
-      r.set_fn(code.tree().functions()[z.procedure]);
+      r.set_fn(procedures[z.procedure]);
       r.set_length(z.length);
       r.set_reduction(run.length - z.length);
       RP_RETURN_IF_ERROR(out_.Write(r));

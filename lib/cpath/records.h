@@ -35,6 +35,9 @@ class RecordWriter {
                     bool ranks, const CodeProfile* code = nullptr);
   // cp_zeroing, largest reduction first; procedures are `code`'s functions.
   Status WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results, const CodeProfile& code);
+  // The same with the procedures' names given (none: no function what-ifs).
+  Status WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results,
+                       const std::vector<std::string>& procedures);
   // cp_top: the sites, then the functions, with more than 1/m of the path
   // (appendix B).
   Status WriteTop(const Scope& run, int m, const CodeProfile& code);

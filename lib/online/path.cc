@@ -28,7 +28,9 @@ size_t WireRecordBytes(const uint8_t* p) {
   const size_t n_ranks = std::min<size_t>(Get<uint16_t>(p + 12), Path::kRanks);
   const size_t n_functions = std::min<size_t>(Get<uint16_t>(p + 56), Path::kFunctions);
   const size_t site_bytes = (Get<uint16_t>(p + 14) & kHasReductions) != 0 ? Path::kZeroingSiteBytes : Path::kSiteBytes;
-  return Path::kHeaderBytes + n * site_bytes + n_functions * Path::kFunctionBytes + n_ranks * Path::kRankBytes;
+  const size_t function_bytes =
+      (Get<uint16_t>(p + 14) & kHasReductions) != 0 ? Path::kZeroingFunctionBytes : Path::kFunctionBytes;
+  return Path::kHeaderBytes + n * site_bytes + n_functions * function_bytes + n_ranks * Path::kRankBytes;
 }
 
 }  // namespace
@@ -67,11 +69,12 @@ void Path::AddFunction(uint64_t function, int64_t ns, NamedBy by) {
   if (!measuring() || function_limit_ == 0) return;
   named_[static_cast<int>(by)] += ns;
   // Full: the lightest function's time stays in compute() only.
-  FindOrAdd(
+  FunctionShare& f = FindOrAdd(
       functions_, last_function_, function_limit_, FunctionShare{function},
       [function](const FunctionShare& f) { return f.function == function; },
-      [](const FunctionShare& f) { return f.ns; }, [](const FunctionShare&) {})
-      .ns += ns;
+      [](const FunctionShare& f) { return f.ns; }, [](const FunctionShare&) {});
+  f.ns += ns;
+  f.reduction += ns;
 }
 
 void Path::OnRank(int64_t ns) {
@@ -116,7 +119,8 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
   for (const FunctionShare& f : functions_) {
     Put<uint64_t>(p, f.function);
     Put<int64_t>(p + 8, f.ns);
-    p += kFunctionBytes;
+    if (reductions_) Put<int64_t>(p + 16, f.reduction);
+    p += reductions_ ? kZeroingFunctionBytes : kFunctionBytes;
   }
   for (const RankShare& r : ranks_) {
     Put<int32_t>(p, r.rank);
@@ -133,9 +137,10 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
   const uint16_t flags = Get<uint16_t>(p + 14);
   const bool reductions = (flags & kHasReductions) != 0;
   const size_t site_bytes = reductions ? kZeroingSiteBytes : kSiteBytes;
+  const size_t function_bytes = reductions ? kZeroingFunctionBytes : kFunctionBytes;
   if (Get<uint16_t>(p) != kVersion || (flags & ~kHasReductions) != 0 || n > kSites || n_ranks > kRanks ||
       n_functions > kFunctions ||
-      in.size() < kHeaderBytes + n * site_bytes + n_functions * kFunctionBytes + n_ranks * kRankBytes) {
+      in.size() < kHeaderBytes + n * site_bytes + n_functions * function_bytes + n_ranks * kRankBytes) {
     return false;
   }
   path->reductions_ = reductions;
@@ -163,7 +168,8 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
   for (FunctionShare& f : path->functions_) {
     f.function = Get<uint64_t>(p);
     f.ns = Get<int64_t>(p + 8);
-    p += kFunctionBytes;
+    f.reduction = reductions ? Get<int64_t>(p + 16) : 0;
+    p += function_bytes;
   }
   path->ranks_.resize(n_ranks);
   path->last_rank_ = 0;
@@ -218,12 +224,27 @@ void Path::BoundReductions(const Path& other) {
     s.reduction_compute = std::max<int64_t>(0, std::min(s.reduction_compute, gap + compute));
     s.reduction_mpi = std::max<int64_t>(0, std::min(s.reduction_mpi, gap + mpi));
   }
+  for (FunctionShare& f : functions_) {
+    if (f.reduction <= gap) continue;
+    int64_t saved = 0;
+    for (const FunctionShare& o : other.functions_) {
+      if (o.function == f.function) {
+        saved = o.reduction;
+        break;
+      }
+    }
+    f.reduction = std::max<int64_t>(0, std::min(f.reduction, gap + saved));
+  }
 }
 
-void Path::LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi) {
+void Path::LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi,
+                           std::span<const int64_t> functions) {
   for (size_t i = 0; i < sites_.size() && i < compute.size() && i < mpi.size(); ++i) {
     sites_[i].reduction_compute = std::max<int64_t>(0, std::min(sites_[i].reduction_compute, compute[i]));
     sites_[i].reduction_mpi = std::max<int64_t>(0, std::min(sites_[i].reduction_mpi, mpi[i]));
+  }
+  for (size_t i = 0; i < functions_.size() && i < functions.size(); ++i) {
+    functions_[i].reduction = std::max<int64_t>(0, std::min(functions_[i].reduction, functions[i]));
   }
 }
 

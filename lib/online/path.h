@@ -58,6 +58,9 @@ namespace rp::online {
 struct FunctionShare {
   uint64_t function = 0;
   int64_t ns = 0;
+  // Zeroing: how much shorter the longest path to here would be if the
+  // function's share of every computation took no time.
+  int64_t reduction = 0;
 };
 
 // The path's time on one rank.
@@ -88,10 +91,11 @@ class Path {
   static bool zeroing() { return zeroing_; }
   static void set_zeroing(bool on) { zeroing_ = on; }
   static size_t site_bytes() { return zeroing_ ? kZeroingSiteBytes : kSiteBytes; }
+  static size_t function_bytes() { return zeroing_ ? kZeroingFunctionBytes : kFunctionBytes; }
   // How many sites fit a wire record of `bytes` beside the ranks and
   // function_limit() functions (at most kSites).
   static size_t SitesFitting(size_t bytes) {
-    const size_t rest = kHeaderBytes + kRankBytes * kRanks + kFunctionBytes * function_limit_;
+    const size_t rest = kHeaderBytes + kRankBytes * kRanks + function_bytes() * function_limit_;
     const size_t n = bytes < rest ? 0 : (bytes - rest) / site_bytes();
     return n < kSites ? n : kSites;
   }
@@ -100,7 +104,7 @@ class Path {
   static void set_function_limit(size_t n) { function_limit_ = n < kFunctions ? n : kFunctions; }
   // The most bytes a wire record takes with those limits.
   static size_t MaxWireBytes() {
-    return kHeaderBytes + site_bytes() * site_limit_ + kFunctionBytes * function_limit_ + kRankBytes * kRanks;
+    return kHeaderBytes + site_bytes() * site_limit_ + function_bytes() * function_limit_ + kRankBytes * kRanks;
   }
 
   int64_t length() const { return compute_ + mpi_; }
@@ -153,17 +157,18 @@ class Path {
   // to what `other` (entering the same call) leaves, since with a site
   // zeroed `other` may be the longer one (online-CP §3, Figure 5 lines 5-6).
   void BoundReductions(const Path& other);
-  // The same with `other`'s net length for each of this path's sites given
-  // as a reduction from this path's length: the minimum of the two.
-  void LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi);
+  // The same with `other`'s net length for each of this path's sites (and
+  // functions) given as a reduction from this path's length: the minimum.
+  void LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi,
+                       std::span<const int64_t> functions = {});
 
   // The wire record: 88 bytes, 24 a site (40 with zeroing), 16 a function
-  // and 12 a rank.
+  // (24) and 12 a rank.
   // Encode returns the bytes written (out must hold WireBytes()); Decode
   // false on a malformed record.
   size_t WireBytes() const {
     return kHeaderBytes + (reductions_ ? kZeroingSiteBytes : kSiteBytes) * sites_.size() +
-           kFunctionBytes * functions_.size() + kRankBytes * ranks_.size();
+           (reductions_ ? kZeroingFunctionBytes : kFunctionBytes) * functions_.size() + kRankBytes * ranks_.size();
   }
   // Whether the path keeps reductions: made while zeroing() was on, or
   // decoded from a record that has them.
@@ -172,6 +177,7 @@ class Path {
   static bool Decode(std::span<const uint8_t> in, Path* path, int64_t* t);
 
   static constexpr size_t kHeaderBytes = 88, kSiteBytes = 24, kZeroingSiteBytes = 40, kFunctionBytes = 16,
+                          kZeroingFunctionBytes = 24,
                           kRankBytes = 12;
 
  private:

@@ -246,6 +246,34 @@ TEST(Path, ZeroingSavesWhatTheNextLongestPathLeaves) {
   const int64_t compute[] = {250}, mpi[] = {0};
   r0.LowerReductions(compute, mpi);
   EXPECT_EQ(r0.sites()[0].reduction_compute, 250);
+  // A sampled function's share of the computation: zeroing it saves what
+  // the other path leaves, as for a site (rank 1's 200 ran in another).
+  Path f0, f1;
+  f0.AddCompute(kA, 300);
+  f0.AddFunction(7, 250, Path::NamedBy::kSamples);
+  f1.AddCompute(kB, 200);
+  f1.AddFunction(8, 200, Path::NamedBy::kSamples);
+  f0.BoundReductions(f1);
+  ASSERT_EQ(f0.functions().size(), 0u);  // no function kept: sampling off here
+  Path::set_function_limit(4);
+  Path g0, g1;
+  g0.AddCompute(kA, 300);
+  g0.AddFunction(7, 250, Path::NamedBy::kSamples);
+  g0.AddFunction(8, 50, Path::NamedBy::kLastSample);
+  g1.AddCompute(kB, 200);
+  g1.AddFunction(8, 200, Path::NamedBy::kSamples);
+  g0.BoundReductions(g1);
+  ASSERT_EQ(g0.functions().size(), 2u);
+  EXPECT_EQ(g0.functions()[0].reduction, 100);  // without 7: max(50, 200)
+  EXPECT_EQ(g0.functions()[1].reduction, 50);   // without 8: max(250, 0)
+  EXPECT_EQ(g0.compute_named(Path::NamedBy::kSamples), 250);
+  std::vector<uint8_t> wire(kWireBytes);
+  int64_t t = 0;
+  Path back;
+  ASSERT_TRUE(Path::Decode(std::span<const uint8_t>(wire.data(), g0.Encode(wire, 9)), &back, &t));
+  EXPECT_EQ(back.functions()[0].reduction, 100);
+  EXPECT_EQ(back.compute_named(Path::NamedBy::kLastSample), 50);
+  Path::set_function_limit(0);
   // Without zeroing, records keep 24 bytes a site and no reductions.
   Path::set_zeroing(false);
   Path plain;

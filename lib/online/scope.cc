@@ -39,7 +39,9 @@ cpath::Scope ToScope(const Path& path, std::span<const SiteTotal> totals,
 }
 
 std::vector<graph::Zeroings::Result> ToZeroings(const Path& path, std::span<const SiteTotal> totals,
-                                                const std::function<int32_t(uint64_t)>& id) {
+                                                const std::function<int32_t(uint64_t)>& id,
+                                                const std::function<std::string(uint64_t)>& function_name,
+                                                std::vector<std::string>* procedures) {
   std::map<int32_t, std::pair<int64_t, int64_t>> reductions;  // site id -> computation's, calls'
   for (const SiteTotal& t : totals) {
     const int32_t site = id(t.key);
@@ -63,6 +65,21 @@ std::vector<graph::Zeroings::Result> ToZeroings(const Path& path, std::span<cons
       r.length = path.length() - (compute ? saved.first : saved.second);
       out.push_back(r);
     }
+  }
+  // Functions: two keys of one name (a static function in two modules)
+  // each saved at least what they say.
+  std::map<std::string, int64_t> by_name;
+  for (const FunctionShare& f : path.functions()) {
+    int64_t& saved = by_name[function_name(f.function)];
+    saved = std::max(saved, f.reduction);
+  }
+  procedures->clear();
+  for (const auto& [name, saved] : by_name) {
+    graph::Zeroings::Result r;
+    r.procedure = static_cast<int32_t>(procedures->size());
+    r.length = path.length() - saved;
+    procedures->push_back(name);
+    out.push_back(r);
   }
   return out;
 }

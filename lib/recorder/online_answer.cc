@@ -142,19 +142,19 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   dict.sites = sites;
   cpath::RecordWriter out(dict, writer);
   RP_RETURN_IF_ERROR(out.WriteScope(scope, window::kNone, span, "online", problems, false));
+  // Sampled functions are named by their site records.
+  std::unordered_map<int64_t, const std::string*> fn_of;
+  for (const trace::SiteRecord& s : sites) {
+    if (s.has_fn()) fn_of.emplace(s.id, &s.fn);
+  }
+  auto name = [&](uint64_t address) {
+    auto it = fn_of.find(id(address));
+    return it != fn_of.end() ? *it->second : std::string("?");
+  };
   if (!p.functions.empty() || !path.functions().empty()) {
-    // The computation by sampled function (named by its site record), on
-    // the path and over all ranks; what the path kept of no function (its
-    // lightest, summed apart) is "?".
+    // The computation by sampled function, on the path and over all ranks;
+    // what the path kept of no function (its lightest, summed apart) is "?".
     std::map<std::string, std::pair<int64_t, int64_t>> computation;
-    std::unordered_map<int64_t, const std::string*> fn_of;
-    for (const trace::SiteRecord& s : sites) {
-      if (s.has_fn()) fn_of.emplace(s.id, &s.fn);
-    }
-    auto name = [&](uint64_t address) {
-      auto it = fn_of.find(id(address));
-      return it != fn_of.end() ? *it->second : std::string("?");
-    };
     int64_t named = 0;
     for (const online::FunctionShare& f : path.functions()) computation[name(f.function)].first += f.ns, named += f.ns;
     if (path.compute() > named) computation["?"].first += path.compute() - named;
@@ -162,10 +162,11 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
     RP_RETURN_IF_ERROR(out.WriteFunctions(scope, computation));
   }
   if (path.has_reductions()) {
-    // No samples online: the what-ifs are the sites' (as rp-cpath writes
-    // them for a trace without samples).
-    const cpath::CodeProfile code(dict);
-    RP_RETURN_IF_ERROR(out.WriteZeroings(scope, online::ToZeroings(path, totals, id), code));
+    // The sites' what-ifs, then the sampled functions' (as rp-cpath writes
+    // them for a trace with samples).
+    std::vector<std::string> procedures;
+    std::vector<graph::Zeroings::Result> results = online::ToZeroings(path, totals, id, name, &procedures);
+    RP_RETURN_IF_ERROR(out.WriteZeroings(scope, std::move(results), procedures));
   }
   if (p.set) {
     // The whole run's paths, as rp-repr writes them after its phases'.

@@ -145,6 +145,18 @@ def main(work, modes):
             check(abs(online_fns.get(fn, {}).get(column, 0) - ex.get(column, 0)) <= ex.get(column, 0) // 100 + 1_000_000,
                   "functions: %s() %s %d ns online, %d ns by rp-cpath" %
                   (fn, column, online_fns.get(fn, {}).get(column, 0), ex.get(column, 0)))
+    # Their what-ifs: without solve() rank 1's exchange_halo() is the path,
+    # without exchange_halo() its solve(); rp-cpath's on the same run too.
+    what_ifs = {r["fn"]: r for r in records(base + ".online.ndjson", "cp_zeroing") if r["kind"] == "function"}
+    exact_ifs = {r["fn"]: r for r in records(base + ".exact.ndjson", "cp_zeroing") if r["kind"] == "function"}
+    for fn, other in (("solve", "exchanged"), ("exchange_halo", "solved")):
+        want = printed(base + ".out", other)
+        got = what_ifs.get(fn, {}).get("length", 0)
+        check(want <= got <= want * 1.05 + 2_000_000,
+              "functions: without %s() the path is %d ns, rank 1's other work %d ns (+ its MPI time)" % (fn, got, want))
+        ex = exact_ifs.get(fn, {}).get("length", 0)
+        check(abs(got - ex) <= ex // 100 + 1_000_000,
+              "functions: without %s() %d ns online, %d ns by rp-cpath" % (fn, got, ex))
     # MPI_Pcontrol regions (5 rounds): the chain's work only, although the
     # ranks after the first start late and rank 0 stops late (the markers
     # of online-CP §2.3), and an unmeasured message crosses the first start.

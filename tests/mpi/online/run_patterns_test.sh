@@ -20,7 +20,7 @@ for mode in blocking nonblocking waitany waitsome test persistent sendrecv anyso
 done
 # Sampled functions on the path: 1 kHz, so that every computation of the
 # pattern (10-20 ms) holds samples.
-rp-record -q --online --sample-hz 1000 --trace "$work/functions.trace.ndjson" -o "$work/functions.online.ndjson" -- \
+rp-record -q --online --online-zeroing --sample-hz 1000 --trace "$work/functions.trace.ndjson" -o "$work/functions.online.ndjson" -- \
   "${MPIRUN[@]}" -np 4 "$app" -m functions -w 10000 >"$work/functions.out"
 rp-clocksync "$work/functions.trace.ndjson" | rp-cpath --no-passthrough -o "$work/functions.exact.ndjson" 2>/dev/null
 rp-cat --validate "$work/functions.online.ndjson"
