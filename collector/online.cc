@@ -208,6 +208,8 @@ std::vector<PathSet> t_sets;
 std::vector<char> t_has_set;
 int t_replace = -1;
 std::vector<Completion> t_completions;
+// The computation before the call by sampled function (for the path set).
+std::vector<rp::online::FunctionCost> t_parts;
 
 Entry& NextPartner() {
   if (t_n_partners == t_partners.size()) t_partners.emplace_back(), t_sets.emplace_back(), t_has_set.push_back(0);
@@ -647,13 +649,18 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset,
   Path::set_site_limit(Path::SitesFitting(kWireBytes));
   if (paths > 0) {
     // The set gets what 48 sites without reductions leave of the critical
-    // path's record (1,592 bytes).
+    // path's record (1,624 bytes).
     Path::set_site_limit(Path::SitesFitting(Path::kHeaderBytes + 48 * Path::kSiteBytes + Path::kRanks * Path::kRankBytes));
     g_path_room = Path::MaxWireBytes();
     o.repr = true;
+    // With samples each path keeps its heaviest functions (its profile),
+    // fewer intervals then.
+    const size_t set_room = kWireBytes - g_path_room;
+    const int functions = sample_hz > 0 ? rp::online::ProfileFunctionsFor(set_room, paths) : 0;
     o.set_config = {.k = paths,
-                    .intervals = rp::online::IntervalsFor(kWireBytes - g_path_room, paths),
-                    .select = topk ? rp::repr::Select::kTopK : rp::repr::Select::kRepr};
+                    .intervals = rp::online::IntervalsFor(set_room, paths, functions),
+                    .select = topk ? rp::repr::Select::kTopK : rp::repr::Select::kRepr,
+                    .functions = functions};
     o.set = PathSet(o.set_config);
     g_wire = g_path_room + PathSet::MaxBytes(o.set_config);
   }
@@ -812,6 +819,7 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
         }
       }
       all_sets[0].Join(others, &set_positions, &set_total);
+      all_sets[0].MapFunctions(FunctionAddress);
       set_record.resize(all_sets[0].WireBytes());
       all_sets[0].Encode(set_record);
     }
@@ -937,6 +945,7 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
     // the last function's total is at hand.
     o.path.AddFunction(o.last_function, compute, NamedBy::kLastSample);
     *o.last_function_time += compute;
+    if (o.repr) t_parts.push_back({o.last_function, compute});
     return;
   }
   // Placing samples in functions reads a module's symbols the first time:
@@ -949,6 +958,7 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
   auto charge = [&](uint64_t function, int64_t ns, NamedBy by) {
     o.path.AddFunction(function, ns, by);
     o.function_time[function] += ns;
+    if (o.repr) t_parts.push_back({function, ns});
   };
   if (inside.empty()) {
     charge(o.functions->Key(site - 1), compute, NamedBy::kCallSite);
@@ -972,13 +982,14 @@ void Enter(uint64_t site, uint16_t fn, int64_t t0) {
   ++slot.calls;
   ++o.calls;
   const int64_t compute = std::max<int64_t>(0, t0 - o.last_exit);
+  t_work = 0;
+  t_parts.clear();
+  if (o.functions) ChargeFunctions(site, o.last_exit, t0, compute);
   if (o.path.measuring()) {
     slot.compute += compute;
     o.path.AddCompute(slot.key, compute);
-    if (o.repr) o.set.AddTask(o.rank, o.calls, Global(t0) - compute, Global(t0));
+    if (o.repr) o.set.AddTask(o.rank, o.calls, Global(t0) - compute, Global(t0), t_parts);
   }
-  t_work = 0;
-  if (o.functions) ChargeFunctions(site, o.last_exit, t0, compute);
   o.current = &slot;
   o.call_t0 = Global(t0);
   t_n_partners = 0;

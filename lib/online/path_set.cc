@@ -32,11 +32,27 @@ bool Same(const SetPath& a, const SetPath& b) {
 
 }  // namespace
 
-void PathSet::AddTask(int32_t rank, int64_t call, int64_t t0, int64_t t1) {
+void PathSet::AddTask(int32_t rank, int64_t call, int64_t t0, int64_t t1, std::span<const FunctionCost> code) {
   const repr::Interval task{rank, call, call, t0, t1, std::max<int64_t>(0, t1 - t0), 1};
   const size_t cap = static_cast<size_t>(std::max(1, config_.intervals));
+  const size_t functions = static_cast<size_t>(std::max(0, config_.functions));
   for (SetPath& p : paths_) {
     p.cost += task.cost;
+    for (const FunctionCost& part : code) {
+      if (functions == 0) break;
+      auto it = std::find_if(p.code.begin(), p.code.end(),
+                             [&](const FunctionCost& f) { return f.function == part.function; });
+      if (it != p.code.end()) {
+        it->ns += part.ns;
+      } else if (p.code.size() < functions) {
+        p.code.push_back(part);
+      } else {
+        // Full: the lightest function gives way when this one outweighs it.
+        auto lightest = std::min_element(p.code.begin(), p.code.end(),
+                                         [](const FunctionCost& a, const FunctionCost& b) { return a.ns < b.ns; });
+        if (lightest->ns < part.ns) *lightest = part;
+      }
+    }
     const bool merges = !p.summary.empty() && (p.summary.back().rank == rank || p.overflow());
     if (merges || p.summary.size() < cap) {
       if (p.overflow()) {
@@ -76,13 +92,14 @@ void PathSet::Join(std::span<const PathSet* const> others, std::vector<int>* pos
 
 size_t PathSet::WireBytes() const {
   size_t bytes = kHeaderBytes;
-  for (const SetPath& p : paths_) bytes += kPathBytes + kIntervalBytes * p.summary.size();
+  for (const SetPath& p : paths_) bytes += kPathBytes + kIntervalBytes * p.summary.size() + kFunctionBytes * p.code.size();
   return bytes;
 }
 
 // Header: version u16, paths u16, 4 bytes unused. A path: cost i64,
-// intervals u16, 6 bytes unused. An interval: rank i32, tasks i32, first,
-// last (u32: a rank's call count), t0, t1, cost (i64).
+// intervals u16, functions u16, 4 bytes unused; its intervals, then its
+// functions. An interval: rank i32, tasks i32, first, last (u32: a rank's
+// call count), t0, t1, cost (i64). A function: key u64, ns i64.
 size_t PathSet::Encode(std::span<uint8_t> out) const {
   const size_t bytes = WireBytes();
   if (out.size() < bytes) return 0;
@@ -94,7 +111,8 @@ size_t PathSet::Encode(std::span<uint8_t> out) const {
   for (const SetPath& path : paths_) {
     Put<int64_t>(p, path.cost);
     Put<uint16_t>(p + 8, static_cast<uint16_t>(path.summary.size()));
-    std::memset(p + 10, 0, 6);
+    Put<uint16_t>(p + 10, static_cast<uint16_t>(path.code.size()));
+    std::memset(p + 12, 0, 4);
     p += kPathBytes;
     for (const repr::Interval& i : path.summary) {
       Put<int32_t>(p, i.rank);
@@ -105,6 +123,11 @@ size_t PathSet::Encode(std::span<uint8_t> out) const {
       Put<int64_t>(p + 24, i.t1);
       Put<int64_t>(p + 32, i.cost);
       p += kIntervalBytes;
+    }
+    for (const FunctionCost& f : path.code) {
+      Put<uint64_t>(p, f.function);
+      Put<int64_t>(p + 8, f.ns);
+      p += kFunctionBytes;
     }
   }
   return bytes;
@@ -122,10 +145,11 @@ bool PathSet::Decode(std::span<const uint8_t> in, const SetConfig& config, PathS
   for (SetPath& path : set->paths_) {
     if (end - p < static_cast<ptrdiff_t>(kPathBytes)) return false;
     path.cost = Get<int64_t>(p);
-    const size_t m = Get<uint16_t>(p + 8);
+    const size_t m = Get<uint16_t>(p + 8), functions = Get<uint16_t>(p + 10);
     p += kPathBytes;
     if (m > static_cast<size_t>(std::max(1, config.intervals)) ||
-        end - p < static_cast<ptrdiff_t>(m * kIntervalBytes)) {
+        functions > static_cast<size_t>(std::max(0, config.functions)) ||
+        end - p < static_cast<ptrdiff_t>(m * kIntervalBytes + functions * kFunctionBytes)) {
       return false;
     }
     path.summary.resize(m);
@@ -138,6 +162,12 @@ bool PathSet::Decode(std::span<const uint8_t> in, const SetConfig& config, PathS
       i.t1 = Get<int64_t>(p + 24);
       i.cost = Get<int64_t>(p + 32);
       p += kIntervalBytes;
+    }
+    path.code.resize(functions);
+    for (FunctionCost& f : path.code) {
+      f.function = Get<uint64_t>(p);
+      f.ns = Get<int64_t>(p + 8);
+      p += kFunctionBytes;
     }
   }
   return true;
@@ -157,11 +187,19 @@ void JoinWire(const SetConfig& config, const uint8_t* in, uint8_t* inout) {
   b.Encode({inout, bytes});
 }
 
-int IntervalsFor(size_t bytes, int k) {
+int IntervalsFor(size_t bytes, int k, int functions) {
   if (k <= 0 || bytes < PathSet::kHeaderBytes) return 0;
   const size_t per_path = (bytes - PathSet::kHeaderBytes) / static_cast<size_t>(k);
-  if (per_path <= PathSet::kPathBytes) return 0;
-  return static_cast<int>((per_path - PathSet::kPathBytes) / PathSet::kIntervalBytes);
+  const size_t fixed = PathSet::kPathBytes + PathSet::kFunctionBytes * static_cast<size_t>(std::max(0, functions));
+  if (per_path <= fixed) return 0;
+  return static_cast<int>((per_path - fixed) / PathSet::kIntervalBytes);
+}
+
+int ProfileFunctionsFor(size_t bytes, int k) {
+  for (int functions = 4; functions > 0; --functions) {
+    if (IntervalsFor(bytes, k, functions) >= 2) return functions;
+  }
+  return 0;
 }
 
 }  // namespace rp::online

@@ -34,12 +34,23 @@ struct SetConfig {
   int k = 5;
   int intervals = 10;  // per path
   repr::Select select = repr::Select::kRepr;
+  int functions = 0;   // per path: its heaviest sampled functions (its profile)
+};
+
+// A part of a task's computation in one sampled function (FunctionKeys'
+// key).
+struct FunctionCost {
+  uint64_t function = 0;
+  int64_t ns = 0;
 };
 
 struct SetPath {
   static constexpr int32_t kRest = -1;  // an interval holding the rest of an overflowing path
   int64_t cost = 0;
   std::vector<repr::Interval> summary;
+  // The path's profile (§6): its cost by sampled function, the
+  // config.functions heaviest (the rest of `cost` in functions not kept).
+  std::vector<FunctionCost> code;
   bool overflow() const { return !summary.empty() && summary.back().rank == kRest; }
 };
 
@@ -53,8 +64,16 @@ class PathSet {
   const std::vector<SetPath>& paths() const { return paths_; }
 
   // A task: the computation [t0, t1] on `rank` before its call number
-  // `call`, extending every path.
-  void AddTask(int32_t rank, int64_t call, int64_t t0, int64_t t1);
+  // `call`, extending every path; `code`: how the samples split it.
+  void AddTask(int32_t rank, int64_t call, int64_t t0, int64_t t1, std::span<const FunctionCost> code = {});
+  // Every path's function keys mapped (to rank 0's addresses, for the
+  // raw record).
+  template <typename F>
+  void MapFunctions(F&& map) {
+    for (SetPath& p : paths_) {
+      for (FunctionCost& f : p.code) f.function = map(f.function);
+    }
+  }
 
   // Keeps k of the union of this set and `others` (a join: a receive's
   // completion, a collective). A path met twice (the same cost and
@@ -63,18 +82,19 @@ class PathSet {
   // among the distinct candidates, and their number.
   void Join(std::span<const PathSet* const> others, std::vector<int>* positions = nullptr, int* total = nullptr);
 
-  // Wire record: 8 bytes, then per path 16 and 40 an interval. MaxBytes
-  // bounds it for a config; Encode returns the bytes written (0: `out`
-  // too short); Decode false on a malformed record or one over the
-  // config's bounds.
+  // Wire record: 8 bytes, then per path 16, 40 an interval and 16 a
+  // function. MaxBytes bounds it for a config; Encode returns the bytes
+  // written (0: `out` too short); Decode false on a malformed record or one
+  // over the config's bounds.
   static size_t MaxBytes(const SetConfig& config) {
-    return kHeaderBytes + config.k * (kPathBytes + kIntervalBytes * static_cast<size_t>(config.intervals));
+    return kHeaderBytes + config.k * (kPathBytes + kIntervalBytes * static_cast<size_t>(config.intervals) +
+                                      kFunctionBytes * static_cast<size_t>(config.functions));
   }
   size_t WireBytes() const;
   size_t Encode(std::span<uint8_t> out) const;
   static bool Decode(std::span<const uint8_t> in, const SetConfig& config, PathSet* set);
 
-  static constexpr size_t kHeaderBytes = 8, kPathBytes = 16, kIntervalBytes = 40;
+  static constexpr size_t kHeaderBytes = 8, kPathBytes = 16, kIntervalBytes = 40, kFunctionBytes = 16;
 
  private:
   SetConfig config_;
@@ -88,8 +108,13 @@ class PathSet {
 // of the collectives that pass sets). Both are MaxBytes(config) long.
 void JoinWire(const SetConfig& config, const uint8_t* in, uint8_t* inout);
 
-// How many intervals a path may hold when k paths share `bytes`.
-int IntervalsFor(size_t bytes, int k);
+// How many intervals a path may hold when k paths, each with `functions`
+// functions, share `bytes`.
+int IntervalsFor(size_t bytes, int k, int functions = 0);
+// The functions a path's profile keeps when k paths share `bytes`: up to
+// 4, as long as each path keeps 2 intervals more than that many
+// functions' room would leave it.
+int ProfileFunctionsFor(size_t bytes, int k);
 
 }  // namespace rp::online
 

@@ -151,6 +151,50 @@ TEST(PathSetTest, IntervalsForABudget) {
   EXPECT_EQ(IntervalsFor(2008, 5), 9);
   EXPECT_LE(PathSet::MaxBytes({.k = 5, .intervals = 9}), 2008u);
   EXPECT_EQ(IntervalsFor(20, 5), 0);
+  // With 4 functions a path: (400 - 16 - 64) / 40 = 8.
+  EXPECT_EQ(IntervalsFor(2008, 5, 4), 8);
+  EXPECT_EQ(ProfileFunctionsFor(2008, 5), 4);
+  // 16 paths in 1928 bytes: 120 each keeps 2 intervals beside 1 function.
+  EXPECT_EQ(ProfileFunctionsFor(1928, 16), 1);
+  EXPECT_EQ(IntervalsFor(1928, 16, 1), 2);
+}
+
+// Path profiles (§6): each path keeps its tasks' cost by function, its
+// heaviest `functions`; a join keeps each kept path's with it, and the
+// wire carries them. By hand: rank 0 spends 6 in f1 and 4 in f2, rank 1
+// 3 in f3; the chain's path holds all three (13), rank 1's own only f3.
+TEST(PathSetTest, PathsKeepTheirFunctions) {
+  const SetConfig c{.k = 2, .intervals = 4, .functions = 2};
+  PathSet r0(c), r1(c);
+  const FunctionCost f0[] = {{1, 6}, {2, 4}}, f1[] = {{3, 3}};
+  r0.AddTask(0, 1, 0, 10, f0);
+  r1.AddTask(1, 1, 0, 3, f1);
+  const PathSet* in = &r0;
+  r1.Join({&in, 1});
+  ASSERT_EQ(Costs(r1), (std::vector<int64_t>{10, 3}));
+  r1.AddTask(1, 2, 10, 13, f1);
+  ASSERT_EQ(Costs(r1), (std::vector<int64_t>{13, 6}));
+  // The chain's path: f1 6, f2 4, then f3 3 takes the lightest's place
+  // only when heavier (it is not: 3 < 4).
+  const std::vector<FunctionCost>& chain = r1.paths()[0].code;
+  ASSERT_EQ(chain.size(), 2u);
+  EXPECT_EQ(chain[0].function, 1u);
+  EXPECT_EQ(chain[0].ns, 6);
+  EXPECT_EQ(chain[1].function, 2u);
+  const std::vector<FunctionCost>& own = r1.paths()[1].code;
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(own[0].ns, 6);  // f3 twice
+  std::vector<uint8_t> buf(PathSet::MaxBytes(c));
+  const size_t n = r1.Encode(buf);
+  ASSERT_EQ(n, r1.WireBytes());
+  PathSet back(c);
+  ASSERT_TRUE(PathSet::Decode({buf.data(), n}, c, &back));
+  ASSERT_EQ(back.paths()[0].code.size(), 2u);
+  EXPECT_EQ(back.paths()[0].code[1].ns, 4);
+  r1.MapFunctions([](uint64_t key) { return key + 100; });
+  EXPECT_EQ(r1.paths()[1].code[0].function, 103u);
+  // More functions than the config allows: refused.
+  EXPECT_FALSE(PathSet::Decode({buf.data(), n}, {.k = 2, .intervals = 4, .functions = 1}, &back));
 }
 
 }  // namespace

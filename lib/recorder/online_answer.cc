@@ -1,6 +1,7 @@
 #include "lib/recorder/online_answer.h"
 
 #include <cstring>
+#include <functional>
 #include <map>
 #include <limits>
 #include <optional>
@@ -9,6 +10,8 @@
 #include "lib/cpath/records.h"
 #include "lib/online/path.h"
 #include "lib/online/path_set.h"
+#include "lib/profile/context_tree.h"
+#include "lib/repr/path_profile.h"
 #include "lib/repr/path_records.h"
 #include "lib/online/scope.h"
 #include "lib/window/event.h"
@@ -45,7 +48,8 @@ bool Parse(std::string_view record, Parsed* out) {
   if (f.set_k < repr::kMinPaths || f.set_k > repr::kMaxPaths) return false;
   const online::SetConfig config{.k = f.set_k,
                                  .intervals = std::numeric_limits<uint16_t>::max(),
-                                 .select = f.set_topk ? repr::Select::kTopK : repr::Select::kRepr};
+                                 .select = f.set_topk ? repr::Select::kTopK : repr::Select::kRepr,
+                                 .functions = std::numeric_limits<uint16_t>::max()};
   out->set.emplace(config);
   if (record.size() < at + f.set_bytes ||
       !online::PathSet::Decode({reinterpret_cast<const uint8_t*>(record.data() + at), size_t(f.set_bytes)}, config,
@@ -65,6 +69,41 @@ bool Parse(std::string_view record, Parsed* out, online::Path* path) {
   int64_t t = 0;
   return Parse(record, out) &&
          online::Path::Decode({reinterpret_cast<const uint8_t*>(out->path.data()), out->path.size()}, path, &t);
+}
+
+// The kept paths' profiles by sampled function and their differences, as
+// rp-repr writes them for the run (lib/repr's PathProfiles): each path's
+// functions (its heaviest, the rest of its cost "?"). Functions only: the
+// online paths keep no calling contexts. Nothing without samples.
+Status WriteOnlineProfiles(const online::PathSet& set, const std::vector<int32_t>& positions, int total,
+                           const std::vector<trace::SiteRecord>& sites,
+                           const std::function<int32_t(uint64_t)>& id, trace::Writer& writer) {
+  const online::SetConfig& c = set.config();
+  bool any = false;
+  for (const online::SetPath& path : set.paths()) any = any || !path.code.empty();
+  if (!any) return OkStatus();
+  const profile::Frames frames(sites);
+  profile::ContextTree tree(frames);
+  repr::PathProfiles profiles(c.k, /*contexts=*/false);
+  std::vector<profile::Share> shares;
+  for (size_t j = 0; j < set.paths().size(); ++j) {
+    const online::SetPath& path = set.paths()[j];
+    shares.clear();
+    int64_t named = 0;
+    for (const online::FunctionCost& f : path.code) {
+      const int32_t site = id(f.function);
+      shares.push_back({site != window::kNone ? tree.Intern({site}) : profile::ContextTree::kRoot, f.ns});
+      named += f.ns;
+    }
+    if (path.cost > named) shares.push_back({profile::ContextTree::kRoot, path.cost - named});
+    repr::OwnerCosts code;
+    code.Add(shares.data(), shares.data() + shares.size(), tree);
+    code.Normalize();
+    profiles.AddPath(repr::PathProfiles::kRun, repr::ProfileSlot(c.select, c.k, positions[j], total), code, path.cost);
+  }
+  std::vector<double> percentiles;
+  for (int j = 0; j < c.k; ++j) percentiles.push_back(repr::NominalPercentile(j, c.k));
+  return profiles.Write(tree, repr::DiffPairs(c.select, c.k), percentiles, /*with_profiles=*/true, writer);
 }
 
 }  // namespace
@@ -90,6 +129,11 @@ bool OnlineAddresses(std::string_view record, std::vector<uint64_t>* addresses) 
   for (const raw::OnlineSite& s : p.sites) addresses->push_back(s.address);
   for (const online::FunctionShare& f : path.functions()) addresses->push_back(f.function);
   for (const raw::OnlineFunction& f : p.functions) addresses->push_back(f.address);
+  if (p.set) {
+    for (const online::SetPath& kept : p.set->paths()) {
+      for (const online::FunctionCost& f : kept.code) addresses->push_back(f.function);
+    }
+  }
   return true;
 }
 
@@ -181,6 +225,7 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
            .length = span.end - span.start},
           path.summary, writer));
     }
+    RP_RETURN_IF_ERROR(WriteOnlineProfiles(*p.set, p.positions, f.set_total, sites, id, writer));
   }
   return OnlineCounts{f.ranks, f.unpaired_receives, f.unpaired_sends, f.skipped_calls, f.piggybacks,
                       f.piggyback_bytes};

@@ -76,7 +76,7 @@ Status PathProfiles::WriteScope(int64_t cluster, const Scope& scope, const profi
     RP_RETURN_IF_ERROR(out.Write(r));
   }
   for (auto it : order(contexts)) {
-    if (!with_profiles) break;
+    if (!with_profiles || !contexts_) break;
     trace::PathProfileRecord r;
     if (cluster != kRun) r.set_cluster(cluster);
     r.set_scope("context");

@@ -38,7 +38,9 @@ class PathProfiles {
  public:
   static constexpr int64_t kRun = -1;  // the whole run, not a cluster
 
-  explicit PathProfiles(int k) : k_(k) {}
+  // `contexts`: path_profile rows by calling context too (the profile's
+  // owners have callers: offline, from sample stacks).
+  explicit PathProfiles(int k, bool contexts = true) : k_(k), contexts_(contexts) {}
 
   // Slot j of a phase of `cluster` (or of the whole run: kRun) spent
   // `code` (normalized) over a cost of `cost`.
@@ -61,6 +63,7 @@ class PathProfiles {
                     bool with_profiles, trace::Writer& out) const;
 
   int k_;
+  bool contexts_;
   std::map<int64_t, Scope> clusters_;  // kRun first
 };
 

@@ -210,17 +210,8 @@ class Stage {
     }
     std::vector<double> percentiles;
     for (int j = 0; j < config_.k; ++j) percentiles.push_back(NominalPercentile(j, config_.k));
-    const std::vector<std::pair<int, int>> pairs =
-        config_.select == Select::kTopK ? std::vector<std::pair<int, int>>{{0, config_.k - 1}} : Pairs(config_.k);
-    return profiles_.Write(attribution_.tree(), pairs, percentiles, config_.space == Space::kProf, out_);
-  }
-
-  // 100% against 0%, and the two around the median.
-  static std::vector<std::pair<int, int>> Pairs(int k) {
-    std::vector<std::pair<int, int>> pairs{{0, k - 1}};
-    const std::pair<int, int> middle = k % 2 ? std::pair<int, int>{k / 2 - 1, k / 2 + 1} : std::pair<int, int>{k / 2 - 1, k / 2};
-    if (middle != pairs[0] && middle.first >= 0) pairs.push_back(middle);
-    return pairs;
+    return profiles_.Write(attribution_.tree(), DiffPairs(config_.select, config_.k), percentiles,
+                           config_.space == Space::kProf, out_);
   }
 
   bool any_calls() const { return started_; }
@@ -311,7 +302,7 @@ class Stage {
     for (size_t j = 0; j < kept.size(); ++j) {
       // Fewer paths than k (a phase with few candidates): each goes to the
       // slot of its percentile, so slot j means the same in every phase.
-      const int slot = Slot(positions[j], total);
+      const int slot = ProfileSlot(config_.select, config_.k, positions[j], total);
       std::vector<Interval> summary;
       OwnerCosts code;
       int32_t head = -1;
@@ -348,19 +339,6 @@ class Stage {
     return OkStatus();
   }
 
-  // The profile slot of the path at `position` of `total` candidates: the
-  // slot whose nominal percentile is nearest its place; with all k kept,
-  // its order.
-  int Slot(int position, int total) const {
-    if (total <= 1) return 0;
-    if (config_.select == Select::kTopK && total >= config_.k) {
-      const int top = config_.k / 2;
-      return position < top ? position : config_.k - (total - position);
-    }
-    // position (k - 1) / (total - 1), rounded half up: with repr over at
-    // least k candidates, the inverse of Choose's round(j (total - 1) / (k - 1)).
-    return static_cast<int>((2 * int64_t{position} * (config_.k - 1) + (total - 1)) / (2 * int64_t{total - 1}));
-  }
 
   const StageConfig& config_;
   trace::Writer& out_;

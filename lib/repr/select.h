@@ -12,6 +12,7 @@
 #define RP_LIB_REPR_SELECT_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace rp::repr {
@@ -26,6 +27,16 @@ void Choose(Select select, int n, int k, std::vector<int>* out);
 // The percentile of path cost that kept path j of k stands for with repr:
 // 100 (1 - j / (k - 1)).
 double NominalPercentile(int j, int k);
+
+// The profile slot of the path kept at `position` of `total` candidates:
+// the slot whose nominal percentile is nearest its place; with all k
+// kept, its order (path profiles, §6: slot j means the same in every
+// phase).
+int ProfileSlot(Select select, int k, int position, int total);
+
+// The pairs of slots whose differences path_diff records show: 100%
+// against 0%, and with repr the two around the median.
+std::vector<std::pair<int, int>> DiffPairs(Select select, int k);
 
 }  // namespace rp::repr
 

@@ -26,8 +26,9 @@ run never had. So on a chain only the most costly paths (the chain itself)
 are compared exactly, and the least costly online path may cost more than
 rp-repr's, never less (offline paths are a superset).
 
-The online summary holds at most CAP intervals a path (what fits the
-piggyback beside the critical path: 11 for k = 4); a longer path's last
+The online summary holds at most a cap of intervals a path (what fits
+the piggyback beside the critical path: 11 for k = 4, 10 when sampling,
+each path's profile keeping 4 functions); a longer path's last
 interval is the rest (rank -1): the offline intervals from there on, their
 cost and tasks summed, from the first one's t0 to the last one's t1.
 """
@@ -38,7 +39,6 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from checks import check, status  # noqa: E402
 
-CAP = 11
 FIELDS = ("rank", "first", "last", "t0", "t1", "cost", "tasks")
 
 
@@ -54,28 +54,35 @@ def run_paths(path):
     return [paths[k] for k in sorted(paths)]
 
 
-def folded(intervals):
+def cap(path):
+    """The intervals a path keeps online for k = 4: fewer when sampling."""
+    with open(path) as f:
+        summary = [r for r in map(json.loads, f) if r["type"] == "cp_summary"][0]
+    return 10 if "samples" in summary else 11
+
+
+def folded(intervals, cap):
     """The offline intervals as the online summary keeps them."""
-    if len(intervals) <= CAP:
+    if len(intervals) <= cap:
         return [{k: i[k] for k in FIELDS} for i in intervals]
-    keep, rest = intervals[:CAP - 1], intervals[CAP - 1:]
+    keep, rest = intervals[:cap - 1], intervals[cap - 1:]
     out = [{k: i[k] for k in FIELDS} for i in keep]
     out.append({"rank": -1, "first": rest[0]["first"], "last": rest[-1]["last"], "t0": rest[0]["t0"],
                 "t1": rest[-1]["t1"], "cost": sum(i["cost"] for i in rest), "tasks": sum(i["tasks"] for i in rest)})
     return out
 
 
-def same_path(name, j, on, off):
+def same_path(name, j, on, off, cap):
     (p, pi), (q, qi) = on, off
-    ranks = sorted({i["rank"] for i in qi[:CAP - 1]} | ({-1} if len(qi) > CAP else set()))
+    ranks = sorted({i["rank"] for i in qi[:cap - 1]} | ({-1} if len(qi) > cap else set()))
     check(p["cost"] == q["cost"] and p["percentile"] == q["percentile"] and p["tasks"] == q["tasks"],
           "%s: path %d costs %d ns (%g%%, %d tasks) online, %d ns (%g%%, %d tasks) offline" %
           (name, j, p["cost"], p["percentile"], p["tasks"], q["cost"], q["percentile"], q["tasks"]))
     check(abs(p.get("share", 0) - q.get("share", 0)) < 1e-9, "%s: path %d share %s online, %s offline" %
           (name, j, p.get("share"), q.get("share")))
     got = [{k: i[k] for k in FIELDS} for i in pi]
-    check(got == folded(qi) and sorted({i["rank"] for i in pi}) == ranks,
-          "%s: path %d's %d intervals online are rp-repr's %d, folded at %d" % (name, j, len(pi), len(qi), CAP))
+    check(got == folded(qi, cap) and sorted({i["rank"] for i in pi}) == ranks,
+          "%s: path %d's %d intervals online are rp-repr's %d, folded at %d" % (name, j, len(pi), len(qi), cap))
 
 
 def main(work):
@@ -85,11 +92,12 @@ def main(work):
                         ("repr-chain8", 1)):
         on = run_paths(os.path.join(work, name + ".online.ndjson"))
         off = run_paths(os.path.join(work, name + ".repr.ndjson"))
+        most = cap(os.path.join(work, name + ".online.ndjson"))
         check(len(on) == len(off) == 4, "%s: %d paths online, %d offline" % (name, len(on), len(off)))
         for j in range(exact):
-            same_path(name, j + 1, on[j], off[j])
+            same_path(name, j + 1, on[j], off[j], most)
         if name.endswith("slow"):  # min is exact whatever the selection
-            same_path(name, 4, on[-1], off[-1])
+            same_path(name, 4, on[-1], off[-1], most)
         elif exact < 4:
             check(on[-1][0]["cost"] >= off[-1][0]["cost"],
                   "%s: least costly path %d ns online, %d ns offline (late-receiver edges)" %
@@ -98,11 +106,12 @@ def main(work):
         want = [100, 200 / 3, 100 / 3, 0] if name.startswith("repr") else [p["percentile"] for p, _ in off]
         check(costs == sorted(costs, reverse=True) and [p["percentile"] for p, _ in on] == want,
               "%s: costs %s, most costly first, at %s%%" % (name, costs, [round(w, 1) for w in want]))
-    # Twice the rounds: no path's summary beyond CAP intervals.
+    # Twice the rounds: no path's summary beyond its cap.
     for name in ("repr-slow", "repr-long"):
+        most = cap(os.path.join(work, name + ".online.ndjson"))
         for p, pi in run_paths(os.path.join(work, name + ".online.ndjson")):
-            check(len(pi) == p["intervals"] <= CAP, "%s: path %d has %d intervals (at most %d)" %
-                  (name, p["order"], len(pi), CAP))
+            check(len(pi) == p["intervals"] <= most, "%s: path %d has %d intervals (at most %d)" %
+                  (name, p["order"], len(pi), most))
     return status()
 
 

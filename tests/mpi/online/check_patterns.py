@@ -68,9 +68,12 @@ def main(work, modes):
               "%s: online length %d ns, the pattern's work %d ns (+ its MPI time)" % (mode, length, want))
         # Each piggyback paired with its own payload: the pattern's work is
         # computation on the path. Paired with another message's, the
-        # receive would seem to wait and the gap be MPI time instead.
+        # receive would seem to wait and the gap be MPI time instead: a
+        # fifth of the work and more (wildcard: W/2 of 2.5 W a round). On
+        # a loaded machine a late wake-up can put a few percent of the work
+        # beside the path (the path then goes through the wait), hence 0.9.
         if mode not in WAITS_IN_MPI:
-            check(0.99 * want <= online[0]["compute"] <= bound,
+            check(0.9 * want <= online[0]["compute"] <= bound,
                   "%s: the path's computation %d ns is the work %d ns (MPI %d ns)" %
                   (mode, online[0]["compute"], want, online[0]["mpi"]))
         check(not online[0]["partial"] and online[0]["unmatched_receives"] == 0,
@@ -147,16 +150,34 @@ def main(work, modes):
                   (fn, column, online_fns.get(fn, {}).get(column, 0), ex.get(column, 0)))
     # Their what-ifs: without solve() rank 1's exchange_halo() is the path,
     # without exchange_halo() its solve(); rp-cpath's on the same run too.
+    # Both run in one computation, which the samples split (1 ms apart: a
+    # round's split is off by up to a sample), hence the same 5% + 2 ms.
     what_ifs = {r["fn"]: r for r in records(base + ".online.ndjson", "cp_zeroing") if r["kind"] == "function"}
     exact_ifs = {r["fn"]: r for r in records(base + ".exact.ndjson", "cp_zeroing") if r["kind"] == "function"}
     for fn, other in (("solve", "exchanged"), ("exchange_halo", "solved")):
         want = printed(base + ".out", other)
         got = what_ifs.get(fn, {}).get("length", 0)
-        check(want <= got <= want * 1.05 + 2_000_000,
+        check(0.95 * want <= got <= want * 1.05 + 2_000_000,
               "functions: without %s() the path is %d ns, rank 1's other work %d ns (+ its MPI time)" % (fn, got, want))
         ex = exact_ifs.get(fn, {}).get("length", 0)
         check(abs(got - ex) <= ex // 100 + 1_000_000,
               "functions: without %s() %d ns online, %d ns by rp-cpath" % (fn, got, ex))
+    # Path profiles kept in the run: the most costly path (rank 1's rounds)
+    # spends in solve() and exchange_halo() what rank 1 measured, and what
+    # rp-repr's profile of its most costly path says on the same run.
+    base = os.path.join(work, "prof")
+    online_prof = {r["fn"]: r["costs"] for r in records(base + ".online.ndjson", "path_profile")
+                   if r["scope"] == "function" and "cluster" not in r}
+    repr_prof = {r["fn"]: r["costs"] for r in records(base + ".repr.ndjson", "path_profile")
+                 if r["scope"] == "function" and "cluster" not in r}
+    for fn, measured in (("solve", "solved"), ("exchange_halo", "exchanged")):
+        want = printed(base + ".out", measured)
+        got = online_prof.get(fn, [0])[0]
+        offline = repr_prof.get(fn, [0])[0]
+        check(0.95 * want <= got <= want * 1.05 + 2_000_000 and abs(got - offline) <= offline // 100 + 1_000_000,
+              "paths: the 100%% path spends %d ns in %s() online, %d ns by rp-repr, rank 1 measured %d ns" %
+              (got, fn, offline, want))
+    check(len(records(base + ".online.ndjson", "path_diff")) > 0, "paths: path_diff records online")
     # MPI_Pcontrol regions (5 rounds): the chain's work only, although the
     # ranks after the first start late and rank 0 stops late (the markers
     # of online-CP §2.3), and an unmeasured message crosses the first start.

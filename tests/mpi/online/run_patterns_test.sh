@@ -24,6 +24,13 @@ rp-record -q --online --online-zeroing --sample-hz 1000 --trace "$work/functions
   "${MPIRUN[@]}" -np 4 "$app" -m functions -w 10000 >"$work/functions.out"
 rp-clocksync "$work/functions.trace.ndjson" | rp-cpath --no-passthrough -o "$work/functions.exact.ndjson" 2>/dev/null
 rp-cat --validate "$work/functions.online.ndjson"
+# Path profiles in the run (--online-paths with samples) against rp-repr's
+# (--space prof) on the same run.
+rp-record -q --online --online-paths 4 --select topk --sample-hz 1000 --trace "$work/prof.trace.ndjson" \
+  -o "$work/prof.online.ndjson" -- "${MPIRUN[@]}" -np 4 "$app" -m functions -w 10000 >"$work/prof.out"
+rp-cat --validate "$work/prof.online.ndjson"
+rp-clocksync "$work/prof.trace.ndjson" | rp-repr -k 4 --select topk --space prof --no-passthrough \
+  -o "$work/prof.repr.ndjson" 2>/dev/null
 # The slow rank moved: the same length, on the other rank.
 rp-record -q --online -o "$work/slow3.online.ndjson" -- "${MPIRUN[@]}" -np 4 "$app" -m slow -s 3 >"$work/slow3.out"
 # MPI_Pcontrol regions.
