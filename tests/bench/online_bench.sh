@@ -14,7 +14,10 @@
 #     zeroing (RP_ONLINE_ZEROING=1, rp-record --online-zeroing);
 #  5. the same per message and at 1 ms with 200 Hz samples naming the
 #     path's functions (RP_SAMPLE_HZ=200, rp-record's default; the rows
-#     above sample nothing).
+#     above sample nothing);
+#  6. a real application: Debian's LAMMPS (its melt example, 1000 steps,
+#     2 ranks), LAMMPS's own "Loop time", plain against online with 200 Hz
+#     samples, then zeroing, then 5 paths too (skipped without lmp).
 # Run from the workspace root after `bazel build //...` (make bench does).
 set -euo pipefail
 bin=bazel-bin
@@ -85,3 +88,34 @@ syncs ", zeroing too" 2 0.1 1 10
 extra=(-x RP_SAMPLE_HZ=200)
 per_message ", 200 Hz samples"
 syncs ", 200 Hz samples" 2 1 10
+
+if command -v lmp >/dev/null && [ -e /usr/share/lammps/examples/melt/in.melt ]; then
+  sed 's/^run .*/run 1000/' /usr/share/lammps/examples/melt/in.melt >"$work/in.melt"
+  loop() { "$@" | awk '/^Loop time/ {print $4 * 1e9}'; }
+  lammps() {  # $1: label suffix; extra: the online runs' settings. Pairs' ratios: the machine drifts.
+    : >"$work/lmp.plain"
+    : >"$work/lmp.online"
+    : >"$work/lmp.ratio"
+    local p o
+    for ((i = 0; i < runs; i++)); do
+      p=$(loop "${mpi[@]}" -np 2 lmp -in "$work/in.melt" -log none -echo none)
+      o=$(loop "${mpi[@]}" -np 2 "${online[@]}" -x RP_SAMPLE_HZ=200 "${extra[@]}" lmp -in "$work/in.melt" -log none \
+        -echo none)
+      rm -rf "$work/raw"
+      echo "$p" >>"$work/lmp.plain"
+      echo "$o" >>"$work/lmp.online"
+      awk -v p="$p" -v o="$o" 'BEGIN {print o / p}' >>"$work/lmp.ratio"
+    done
+    awk -v what="$1" -v p="$(median <"$work/lmp.plain")" -v o="$(median <"$work/lmp.online")" \
+      -v r="$(median <"$work/lmp.ratio")" -v lo="$(sort -g "$work/lmp.ratio" | head -1)" \
+      -v hi="$(sort -g "$work/lmp.ratio" | tail -1)" 'BEGIN {
+      printf "| LAMMPS melt, 1000 steps%s (2 ranks, 200 Hz samples) | %.1f ms plain | %.1f ms online | %+.2f%% (pairs %+.1f%% to %+.1f%%) |\n",
+             what, p / 1e6, o / 1e6, 100 * (r - 1), 100 * (lo - 1), 100 * (hi - 1) }'
+  }
+  extra=()
+  lammps ""
+  extra=(-x RP_ONLINE_ZEROING=1)
+  lammps ", zeroing too"
+  extra=(-x RP_ONLINE_PATHS=5)
+  lammps ", 5 paths too"
+fi
