@@ -210,6 +210,9 @@ int t_replace = -1;
 std::vector<Completion> t_completions;
 // The computation before the call by sampled function (for the path set).
 std::vector<rp::online::FunctionCost> t_parts;
+// The thread the sampler samples (MPI_Init's): only its calls take the
+// ring's samples (MPI_THREAD_SERIALIZED may call from another thread).
+thread_local bool t_sampled_thread = false;
 
 Entry& NextPartner() {
   if (t_n_partners == t_partners.size()) t_partners.emplace_back(), t_sets.emplace_back(), t_has_set.push_back(0);
@@ -276,9 +279,9 @@ uint64_t FunctionAddress(uint64_t key) {
 }
 
 // Every rank's `local` entries, one after another at rank 0 (empty on the
-// others).
+// others); `sizes` (optional): each rank's bytes, at rank 0.
 template <typename T>
-std::vector<T> GatherAtRoot(const std::vector<T>& local, MPI_Comm comm) {
+std::vector<T> GatherAtRoot(const std::vector<T>& local, MPI_Comm comm, std::vector<int>* sizes_out = nullptr) {
   int size = 0, rank = 0;
   PMPI_Comm_size(comm, &size);
   PMPI_Comm_rank(comm, &rank);
@@ -292,6 +295,7 @@ std::vector<T> GatherAtRoot(const std::vector<T>& local, MPI_Comm comm) {
     all.resize(total / sizeof(T));
   }
   PMPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, comm);
+  if (sizes_out) *sizes_out = std::move(sizes);
   return all;
 }
 
@@ -492,14 +496,8 @@ void LowerWinnersReductions(uint8_t* winner, bool mine, MPI_Comm comm) {
   for (size_t i = 0; i < m; ++i) {
     const rp::online::FunctionShare& f = w.functions()[i];
     any = any || f.reduction > 0;
-    int64_t saved = 0;
-    for (const rp::online::FunctionShare& own : o.path.functions()) {
-      if (own.function == f.function) {
-        saved = own.reduction;
-        break;
-      }
-    }
-    bounds[2 * n + i] = mine ? f.reduction : gap + saved;
+    const rp::online::FunctionShare* own = o.path.FindFunction(f.function);
+    bounds[2 * n + i] = mine ? f.reduction : gap + (own ? own->reduction : 0);
   }
   for (size_t i = 0; i < n; ++i) {
     const rp::online::SiteShare& s = w.sites()[i];
@@ -508,14 +506,8 @@ void LowerWinnersReductions(uint8_t* winner, bool mine, MPI_Comm comm) {
       bounds[i] = s.reduction_compute, bounds[n + i] = s.reduction_mpi;
       continue;
     }
-    int64_t compute = 0, mpi = 0;
-    for (const rp::online::SiteShare& own : o.path.sites()) {
-      if (own.site == s.site) {
-        compute = own.reduction_compute, mpi = own.reduction_mpi;
-        break;
-      }
-    }
-    bounds[i] = gap + compute, bounds[n + i] = gap + mpi;
+    const rp::online::SiteShare* own = o.path.FindSite(s.site);
+    bounds[i] = gap + (own ? own->reduction_compute : 0), bounds[n + i] = gap + (own ? own->reduction_mpi : 0);
   }
   if (!any) return;  // every member sees the same path: all skip
   lowest.resize(2 * n + m);
@@ -642,10 +634,11 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset,
            bool zeroing, int sample_hz) {
   State& o = O();
   o.rank = rank;
-  // Zeroing: 16 more bytes a site; samples: 32 functions of 16 bytes. So
-  // fewer sites in the same record.
+  // Zeroing: 16 more bytes a site; samples: 32 functions of 16 bytes (8
+  // beside representative paths, whose record is smaller). So fewer sites
+  // in the same record.
   Path::set_zeroing(zeroing);
-  Path::set_function_limit(sample_hz > 0 ? 32 : 0);
+  Path::set_function_limit(sample_hz > 0 ? (paths > 0 ? 8 : 32) : 0);
   Path::set_site_limit(Path::SitesFitting(kWireBytes));
   if (paths > 0) {
     // The set gets what 48 sites without reductions leave of the critical
@@ -668,6 +661,7 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset,
   if (sample_hz > 0) {
     o.functions = std::make_unique<FunctionKeys>(*o.keys, "librpcollect.so");
     o.sample_period = 1'000'000'000 / sample_hz;
+    t_sampled_thread = true;
   }
   int size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -798,25 +792,19 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   int set_total = 0;
   if (o.repr) {
     std::vector<uint8_t> mine_set(PathSet::MaxBytes(o.set_config));
-    const int set_bytes = static_cast<int>(o.set.Encode(mine_set));
-    std::vector<int> set_sizes(o.rank == 0 ? size : 0), set_displs(o.rank == 0 ? size : 0);
-    PMPI_Gather(&set_bytes, 1, MPI_INT, set_sizes.data(), 1, MPI_INT, 0, world);
-    std::vector<uint8_t> sets;
-    if (o.rank == 0) {
-      int64_t total = 0;
-      for (int r = 0; r < size; ++r) set_displs[r] = static_cast<int>(total), total += set_sizes[r];
-      sets.resize(total);
-    }
-    PMPI_Gatherv(mine_set.data(), set_bytes, MPI_BYTE, sets.data(), set_sizes.data(), set_displs.data(), MPI_BYTE,
-                 0, world);
+    mine_set.resize(o.set.Encode(mine_set));
+    std::vector<int> set_sizes;
+    const std::vector<uint8_t> sets = GatherAtRoot(mine_set, world, &set_sizes);
     if (o.rank == 0) {
       std::vector<PathSet> all_sets(size, PathSet(o.set_config));
       std::vector<const PathSet*> others;
+      size_t at = 0;
       for (int r = 0; r < size; ++r) {
-        if (PathSet::Decode({sets.data() + set_displs[r], static_cast<size_t>(set_sizes[r])}, o.set_config,
-                            &all_sets[r]) && r > 0) {
+        if (PathSet::Decode({sets.data() + at, static_cast<size_t>(set_sizes[r])}, o.set_config, &all_sets[r]) &&
+            r > 0) {
           others.push_back(&all_sets[r]);
         }
+        at += static_cast<size_t>(set_sizes[r]);
       }
       all_sets[0].Join(others, &set_positions, &set_total);
       all_sets[0].MapFunctions(FunctionAddress);
@@ -930,14 +918,16 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
   State& o = O();
   static std::vector<RingSample> inside;
   inside.clear();
-  const uint32_t head = g_ring_head;
-  std::atomic_signal_fence(std::memory_order_acquire);
   __int128 total = 0;
-  for (uint32_t tail = g_ring_tail; tail != head; ++tail) {
-    const RingSample& s = g_ring[tail % kRing];
-    if (s.t > from && s.t <= to && s.address != 0) inside.push_back(s), total += s.weight;
+  if (t_sampled_thread) {
+    const uint32_t head = g_ring_head;
+    std::atomic_signal_fence(std::memory_order_acquire);
+    for (uint32_t tail = g_ring_tail; tail != head; ++tail) {
+      const RingSample& s = g_ring[tail % kRing];
+      if (s.t > from && s.t <= to && s.address != 0) inside.push_back(s), total += s.weight;
+    }
+    g_ring_tail = head;
   }
-  g_ring_tail = head;
   if (!o.path.measuring() || compute <= 0) return;
   using NamedBy = Path::NamedBy;
   if (inside.empty() && o.last_function != 0) {

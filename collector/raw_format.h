@@ -16,7 +16,7 @@
 namespace rp::raw {
 
 inline constexpr char kMagic[8] = {'R', 'P', 'R', 'A', 'W', '0', '0', '1'};
-inline constexpr uint32_t kVersion = 2;
+inline constexpr uint32_t kVersion = 3;
 
 struct FileHeader {
   char magic[8];

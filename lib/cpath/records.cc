@@ -150,6 +150,7 @@ std::vector<RecordWriter::Named> RecordWriter::Functions(const Scope& run, const
   }
   std::vector<Named> out;
   for (const auto& [key, stats] : named) out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), stats});
+  SortRows(&out, [](const Named& n) { return std::tie(n.fn, n.file, n.line); });
   return out;
 }
 

@@ -55,7 +55,8 @@ class RecordWriter {
   Status WriteImbalance(const Scope& scope, int64_t phase, bool ranks);
   // The function containing a site, "?" when its record does not say.
   std::string FunctionOf(int32_t site) const;
-  // Every function's (or line's) computation and MPI time, by name.
+  // Every function's (or line's) computation and MPI time, largest on the
+  // path first (cp_top numbers them in this order).
   struct Named {
     std::string fn, file;
     int64_t line = 0;

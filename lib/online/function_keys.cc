@@ -12,8 +12,10 @@
 namespace rp::online {
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return !suffix.empty() && s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+// `path` names the file `name` (its last component).
+bool Names(std::string_view path, std::string_view name) {
+  if (name.empty() || path.size() < name.size() || path.substr(path.size() - name.size()) != name) return false;
+  return path.size() == name.size() || path[path.size() - name.size() - 1] == '/';
 }
 
 struct Segment {
@@ -25,7 +27,7 @@ struct Segment {
 FunctionKeys::FunctionKeys(const SiteKeys& keys, std::string_view own_module)
     : keys_(keys), modules_(keys.modules().size()) {
   for (const std::string& path : keys.modules()) {
-    skip_.push_back(profile::IsSystemModule(path) || EndsWith(path, own_module));
+    skip_.push_back(profile::IsSystemModule(path) || Names(path, own_module));
   }
 }
 

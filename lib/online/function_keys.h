@@ -25,8 +25,8 @@ namespace rp::online {
 
 class FunctionKeys {
  public:
-  // `keys` must outlive this; frames in modules whose path ends with
-  // `own_module` (the collector's file name) are skipped as well.
+  // `keys` must outlive this; frames in modules whose file is named
+  // `own_module` (the collector's) are skipped as well.
   FunctionKeys(const SiteKeys& keys, std::string_view own_module);
 
   // The innermost application frame of a stack (innermost first, each an

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "lib/online/keep_heaviest.h"
 #include "lib/online/wire.h"
 
 namespace rp::online {
@@ -34,28 +35,6 @@ size_t WireRecordBytes(const uint8_t* p) {
 }
 
 }  // namespace
-
-// The entry of `v` that `is` names (the last one used tried first: calls
-// repeat), added as `fresh` when missing; once `v` holds `cap` entries the
-// lightest by `weight` is handed to `evict` and gives way to it.
-template <typename T, typename Is, typename Weight, typename Evict>
-T& FindOrAdd(std::vector<T>& v, size_t& last, size_t cap, const T& fresh, Is is, Weight weight, Evict evict) {
-  if (last < v.size() && is(v[last])) return v[last];
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (is(v[i])) return v[last = i];
-  }
-  if (v.size() < cap) {
-    v.push_back(fresh);
-    return v[last = v.size() - 1];
-  }
-  size_t lightest = 0;
-  for (size_t i = 1; i < v.size(); ++i) {
-    if (weight(v[i]) < weight(v[lightest])) lightest = i;
-  }
-  evict(v[lightest]);
-  v[lightest] = fresh;
-  return v[last = lightest];
-}
 
 SiteShare& Path::Share(uint64_t site) {
   // Full: the lightest site's time is summed apart.
@@ -210,30 +189,33 @@ void ExitInPlace(Path* path, int64_t entry, std::span<Entry> partners, int64_t e
   path->AddMpi(site, std::max<int64_t>(0, exit - ready));
 }
 
+const SiteShare* Path::FindSite(uint64_t site) const {
+  for (const SiteShare& s : sites_) {
+    if (s.site == site) return &s;
+  }
+  return nullptr;
+}
+
+const FunctionShare* Path::FindFunction(uint64_t function) const {
+  for (const FunctionShare& f : functions_) {
+    if (f.function == function) return &f;
+  }
+  return nullptr;
+}
+
 void Path::BoundReductions(const Path& other) {
   const int64_t gap = length() - other.length();
   for (SiteShare& s : sites_) {
     if (s.reduction_compute <= gap && s.reduction_mpi <= gap) continue;  // the other is too short to matter
-    int64_t compute = 0, mpi = 0;  // other's reductions for the site (none when it does not keep it)
-    for (const SiteShare& o : other.sites_) {
-      if (o.site == s.site) {
-        compute = o.reduction_compute, mpi = o.reduction_mpi;
-        break;
-      }
-    }
-    s.reduction_compute = std::max<int64_t>(0, std::min(s.reduction_compute, gap + compute));
-    s.reduction_mpi = std::max<int64_t>(0, std::min(s.reduction_mpi, gap + mpi));
+    // The other's reductions for the site: none when it does not keep it.
+    const SiteShare* o = other.FindSite(s.site);
+    s.reduction_compute = std::max<int64_t>(0, std::min(s.reduction_compute, gap + (o ? o->reduction_compute : 0)));
+    s.reduction_mpi = std::max<int64_t>(0, std::min(s.reduction_mpi, gap + (o ? o->reduction_mpi : 0)));
   }
   for (FunctionShare& f : functions_) {
     if (f.reduction <= gap) continue;
-    int64_t saved = 0;
-    for (const FunctionShare& o : other.functions_) {
-      if (o.function == f.function) {
-        saved = o.reduction;
-        break;
-      }
-    }
-    f.reduction = std::max<int64_t>(0, std::min(f.reduction, gap + saved));
+    const FunctionShare* o = other.FindFunction(f.function);
+    f.reduction = std::max<int64_t>(0, std::min(f.reduction, gap + (o ? o->reduction : 0)));
   }
 }
 

@@ -129,6 +129,9 @@ class Path {
   // heaviest (the rest of compute() is in functions no longer kept), in
   // the order they were first added.
   const std::vector<FunctionShare>& functions() const { return functions_; }
+  // The path's share of a site or function, nullptr when it keeps none.
+  const SiteShare* FindSite(uint64_t site) const;
+  const FunctionShare* FindFunction(uint64_t function) const;
 
   // Computation leading to a call at `site`, and time in a call at it
   // (nothing outside a measured region).

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "lib/online/keep_heaviest.h"
 #include "lib/online/wire.h"
 
 namespace rp::online {
@@ -40,18 +41,14 @@ void PathSet::AddTask(int32_t rank, int64_t call, int64_t t0, int64_t t1, std::s
     p.cost += task.cost;
     for (const FunctionCost& part : code) {
       if (functions == 0) break;
-      auto it = std::find_if(p.code.begin(), p.code.end(),
-                             [&](const FunctionCost& f) { return f.function == part.function; });
-      if (it != p.code.end()) {
-        it->ns += part.ns;
-      } else if (p.code.size() < functions) {
-        p.code.push_back(part);
-      } else {
-        // Full: the lightest function gives way when this one outweighs it.
-        auto lightest = std::min_element(p.code.begin(), p.code.end(),
-                                         [](const FunctionCost& a, const FunctionCost& b) { return a.ns < b.ns; });
-        if (lightest->ns < part.ns) *lightest = part;
-      }
+      // Full: the lightest function's cost goes to the rest of the path.
+      size_t last = 0;
+      const uint64_t function = part.function;
+      FindOrAdd(
+          p.code, last, functions, FunctionCost{function},
+          [function](const FunctionCost& f) { return f.function == function; },
+          [](const FunctionCost& f) { return f.ns; }, [](const FunctionCost&) {})
+          .ns += part.ns;
     }
     const bool merges = !p.summary.empty() && (p.summary.back().rank == rank || p.overflow());
     if (merges || p.summary.size() < cap) {

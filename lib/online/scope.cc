@@ -40,6 +40,7 @@ cpath::Scope ToScope(const Path& path, std::span<const SiteTotal> totals,
 
 std::vector<graph::Zeroings::Result> ToZeroings(const Path& path, std::span<const SiteTotal> totals,
                                                 const std::function<int32_t(uint64_t)>& id,
+                                                std::span<const uint64_t> functions,
                                                 const std::function<std::string(uint64_t)>& function_name,
                                                 std::vector<std::string>* procedures) {
   std::map<int32_t, std::pair<int64_t, int64_t>> reductions;  // site id -> computation's, calls'
@@ -69,6 +70,7 @@ std::vector<graph::Zeroings::Result> ToZeroings(const Path& path, std::span<cons
   // Functions: two keys of one name (a static function in two modules)
   // each saved at least what they say.
   std::map<std::string, int64_t> by_name;
+  for (uint64_t f : functions) by_name.try_emplace(function_name(f), 0);
   for (const FunctionShare& f : path.functions()) {
     int64_t& saved = by_name[function_name(f.function)];
     saved = std::max(saved, f.reduction);

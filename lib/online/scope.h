@@ -36,10 +36,12 @@ cpath::Scope ToScope(const Path& path, std::span<const SiteTotal> totals,
 // (the sites any rank called), computation and calls, with the length the
 // path would have without them; sites the path does not keep save
 // nothing (none, unless the path summed some apart: then a lower bound).
-// Then each function the path keeps (by name, `function_name` of its key:
-// a procedure, numbered in `procedures`).
+// Then each sampled function of `functions` (any rank's; by name,
+// `function_name` of its key: a procedure, numbered in `procedures`), those
+// the path does not keep saving nothing.
 std::vector<graph::Zeroings::Result> ToZeroings(const Path& path, std::span<const SiteTotal> totals,
                                                 const std::function<int32_t(uint64_t)>& id,
+                                                std::span<const uint64_t> functions,
                                                 const std::function<std::string(uint64_t)>& function_name,
                                                 std::vector<std::string>* procedures);
 

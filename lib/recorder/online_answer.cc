@@ -209,7 +209,10 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
     // The sites' what-ifs, then the sampled functions' (as rp-cpath writes
     // them for a trace with samples).
     std::vector<std::string> procedures;
-    std::vector<graph::Zeroings::Result> results = online::ToZeroings(path, totals, id, name, &procedures);
+    std::vector<uint64_t> functions;
+    for (const raw::OnlineFunction& f : p.functions) functions.push_back(f.address);
+    std::vector<graph::Zeroings::Result> results =
+        online::ToZeroings(path, totals, id, functions, name, &procedures);
     RP_RETURN_IF_ERROR(out.WriteZeroings(scope, std::move(results), procedures));
   }
   if (p.set) {

@@ -178,6 +178,15 @@ def main(work, modes):
               "paths: the 100%% path spends %d ns in %s() online, %d ns by rp-repr, rank 1 measured %d ns" %
               (got, fn, offline, want))
     check(len(records(base + ".online.ndjson", "path_diff")) > 0, "paths: path_diff records online")
+    # Paths, zeroing and samples at once: the sites' what-ifs still equal
+    # rp-cpath's (the record keeps 24 sites beside the set and 8 functions).
+    base = os.path.join(work, "all")
+    zo, zx = zeroings(base + ".online.ndjson"), zeroings(base + ".exact.ndjson")
+    ex = records(base + ".exact.ndjson", "cp_summary")[0]["length"]
+    worst = max((abs(r["length"] - zx[k]["length"]) for k, r in zo.items() if k in zx), default=-1)
+    check(len(zo) >= 4 and all(k in zx for k in zo) and 0 <= worst <= ex // 1000 + 10_000,
+          "all at once: %d what-ifs online within %d ns of rp-cpath's" % (len(zo), worst))
+    check(len(records(base + ".online.ndjson", "path")) == 4, "all at once: 4 paths kept")
     # MPI_Pcontrol regions (5 rounds): the chain's work only, although the
     # ranks after the first start late and rank 0 stops late (the markers
     # of online-CP §2.3), and an unmeasured message crosses the first start.

@@ -31,6 +31,11 @@ rp-record -q --online --online-paths 4 --select topk --sample-hz 1000 --trace "$
 rp-cat --validate "$work/prof.online.ndjson"
 rp-clocksync "$work/prof.trace.ndjson" | rp-repr -k 4 --select topk --space prof --no-passthrough \
   -o "$work/prof.repr.ndjson" 2>/dev/null
+# Everything at once (paths, zeroing and samples share the piggyback).
+rp-record -q --online --online-paths 4 --online-zeroing --trace "$work/all.trace.ndjson" \
+  -o "$work/all.online.ndjson" -- "${MPIRUN[@]}" -np 4 "$app" -m zeroing >"$work/all.out"
+rp-cat --validate "$work/all.online.ndjson"
+rp-clocksync "$work/all.trace.ndjson" | rp-cpath --no-passthrough -o "$work/all.exact.ndjson" 2>/dev/null
 # The slow rank moved: the same length, on the other rank.
 rp-record -q --online -o "$work/slow3.online.ndjson" -- "${MPIRUN[@]}" -np 4 "$app" -m slow -s 3 >"$work/slow3.out"
 # MPI_Pcontrol regions.
