@@ -145,8 +145,14 @@ struct State {
   int64_t sample_period = 0;
   uint64_t last_function = 0;
   int64_t* last_function_time = nullptr;  // its entry in function_time
+  int64_t* last_context_time = nullptr;   // last_context's in context_time
   int64_t samples_used = 0;               // samples inside a measured computation
   std::unordered_map<uint64_t, int64_t> function_time;
+  // Calling contexts: each one's chain (function key, then its callers'
+  // keys), the last sample's, and the rank's computation by context.
+  std::unordered_map<uint64_t, std::vector<uint64_t>> context_chains;
+  uint64_t last_context = 0;
+  std::unordered_map<uint64_t, int64_t> context_time;
   std::unordered_map<uint64_t, SiteSlot> sites;  // by return address
   SiteSlot* current = nullptr;                   // the call's
   int64_t call_t0 = 0;                           // its entry, global ns
@@ -175,10 +181,13 @@ struct State {
 // head, the calls take from the tail, on one thread (a signal fence
 // orders them). Full (a computation of over 5 s at 200 Hz): samples are
 // dropped, and the computation's split follows the ones kept.
+constexpr uint32_t kCallers = 30;  // frames above the sampled function kept for its context
 struct RingSample {
   int64_t t;
   uint64_t address;  // the innermost application frame (0: none)
   int64_t weight;    // ns it stands for
+  uint32_t n_callers;
+  uint64_t callers[kCallers];  // return addresses above it, innermost first
 };
 constexpr uint32_t kRing = 1024;
 RingSample g_ring[kRing];
@@ -297,6 +306,44 @@ std::vector<T> GatherAtRoot(const std::vector<T>& local, MPI_Comm comm, std::vec
   PMPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, comm);
   if (sizes_out) *sizes_out = std::move(sizes);
   return all;
+}
+
+// Every rank's calling contexts' chains, each once, at rank 0: sent first
+// to the rank the context's key picks (an MPI_Alltoallv), which keeps one
+// of each, then gathered. As flat words: key, chain length, chain.
+std::vector<uint64_t> GatherContextChains(MPI_Comm comm) {
+  State& o = O();
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  std::vector<std::vector<uint64_t>> to(size);
+  for (const auto& [key, chain] : o.context_chains) {
+    std::vector<uint64_t>& words = to[key % static_cast<uint64_t>(size)];
+    words.push_back(key);
+    words.push_back(chain.size());
+    words.insert(words.end(), chain.begin(), chain.end());
+  }
+  std::vector<int> send_counts(size), send_displs(size), recv_counts(size), recv_displs(size);
+  std::vector<uint64_t> send;
+  for (int r = 0; r < size; ++r) {
+    send_displs[r] = static_cast<int>(send.size());
+    send_counts[r] = static_cast<int>(to[r].size());
+    send.insert(send.end(), to[r].begin(), to[r].end());
+  }
+  PMPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+  int64_t total = 0;
+  for (int r = 0; r < size; ++r) recv_displs[r] = static_cast<int>(total), total += recv_counts[r];
+  std::vector<uint64_t> received(total);
+  PMPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, received.data(),
+                 recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm);
+  std::vector<uint64_t> unique;
+  std::unordered_map<uint64_t, bool> seen;
+  for (size_t at = 0; at + 2 <= received.size();) {
+    const uint64_t n = received[at + 1];
+    if (at + 2 + n > received.size()) break;
+    if (seen.emplace(received[at], true).second) unique.insert(unique.end(), received.begin() + at, received.begin() + at + 2 + n);
+    at += 2 + n;
+  }
+  return GatherAtRoot(unique, comm);
 }
 
 // `path` as the raw kOnline record holds it: its site keys turned into
@@ -634,11 +681,12 @@ void Start(const std::string& maps, int rank, int leader, int64_t leader_offset,
            bool zeroing, int sample_hz) {
   State& o = O();
   o.rank = rank;
-  // Zeroing: 16 more bytes a site; samples: 32 functions of 16 bytes (8
-  // beside representative paths, whose record is smaller). So fewer sites
-  // in the same record.
+  // Zeroing: 16 more bytes a site; samples: 32 functions and 16 calling
+  // contexts of 16 bytes (8 and 4 beside representative paths, whose
+  // record is smaller). So fewer sites in the same record.
   Path::set_zeroing(zeroing);
   Path::set_function_limit(sample_hz > 0 ? (paths > 0 ? 8 : 32) : 0);
+  Path::set_context_limit(sample_hz > 0 ? (paths > 0 ? 4 : 16) : 0);
   Path::set_site_limit(Path::SitesFitting(kWireBytes));
   if (paths > 0) {
     // The set gets what 48 sites without reductions leave of the critical
@@ -824,9 +872,30 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   std::vector<raw::OnlineFunction> local_functions;
   for (const auto& [key, ns] : o.function_time) local_functions.push_back(raw::OnlineFunction{key, ns});
   const std::vector<raw::OnlineFunction> all_functions = GatherAtRoot(local_functions, world);
+  std::vector<raw::OnlineFunction> local_contexts;
+  for (const auto& [key, ns] : o.context_time) local_contexts.push_back(raw::OnlineFunction{key, ns});
+  const std::vector<raw::OnlineFunction> all_contexts = GatherAtRoot(local_contexts, world);
+  const std::vector<uint64_t> chains = GatherContextChains(world);
   if (o.rank != 0) return {};
-  std::map<uint64_t, int64_t> function_sums;  // by key
+  std::map<uint64_t, int64_t> function_sums, context_sums;  // by key
   for (const raw::OnlineFunction& f : all_functions) function_sums[f.address] += f.compute;
+  for (const raw::OnlineFunction& c : all_contexts) context_sums[c.address] += c.compute;
+  // Each context: key, its total, its chain's length, then the chain as
+  // rank 0's addresses (the function's first instruction plus one, the
+  // callers' return addresses).
+  std::vector<uint64_t> context_record;
+  for (size_t at = 0; at + 2 <= chains.size();) {
+    const uint64_t key = chains[at], n = chains[at + 1];
+    if (at + 2 + n > chains.size()) break;
+    context_record.push_back(key);
+    context_record.push_back(static_cast<uint64_t>(context_sums[key]));
+    context_record.push_back(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t k = chains[at + 2 + i];
+      context_record.push_back(i == 0 ? FunctionAddress(k) : o.keys->Address(k));
+    }
+    at += 2 + n;
+  }
 
   // Rank 0's record, with its own addresses for the keys.
   std::unordered_map<uint64_t, raw::OnlineSite> by_key;
@@ -842,7 +911,8 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   const size_t set_padded = raw::Align8(static_cast<uint32_t>(set_record.size()));
   const size_t positions_padded = raw::Align8(static_cast<uint32_t>(set_positions.size() * sizeof(int32_t)));
   const size_t size_all = sizeof(raw::OnlineFixed) + path_padded + by_key.size() * sizeof(raw::OnlineSite) +
-                          function_sums.size() * sizeof(raw::OnlineFunction) + set_padded + positions_padded;
+                          function_sums.size() * sizeof(raw::OnlineFunction) +
+                          context_record.size() * sizeof(uint64_t) + set_padded + positions_padded;
   std::vector<char> record(size_all, 0);
   auto* fixed = reinterpret_cast<raw::OnlineFixed*>(record.data());
   fixed->h = {raw::kOnline, 0, static_cast<uint32_t>(size_all)};
@@ -876,7 +946,10 @@ std::vector<char> Finish(uint64_t site, int64_t t) {
   fixed->n_functions = static_cast<int32_t>(function_sums.size());
   auto* function_out = reinterpret_cast<raw::OnlineFunction*>(out);
   for (const auto& [key, ns] : function_sums) *function_out++ = raw::OnlineFunction{FunctionAddress(key), ns};
-  out = reinterpret_cast<raw::OnlineSite*>(function_out);
+  fixed->context_words = static_cast<int64_t>(context_record.size());
+  std::memcpy(function_out, context_record.data(), context_record.size() * sizeof(uint64_t));
+  out = reinterpret_cast<raw::OnlineSite*>(reinterpret_cast<char*>(function_out) +
+                                           context_record.size() * sizeof(uint64_t));
   if (!set_record.empty()) {
     fixed->set_bytes = static_cast<int32_t>(set_record.size());
     fixed->set_total = set_total;
@@ -903,8 +976,15 @@ void OnSample(const void* record, size_t size) {
   const uint32_t head = g_ring_head;
   if (head - g_ring_tail >= kRing) return;
   const auto* frames = reinterpret_cast<const uint64_t*>(s + 1);
-  g_ring[head % kRing] = {s->t, o.functions->ApplicationFrame(frames, s->depth),
-                          (1 + static_cast<int64_t>(s->overrun)) * o.sample_period};
+  RingSample& r = g_ring[head % kRing];
+  size_t at = 0;
+  r.t = s->t;
+  r.address = o.functions->ApplicationFrame(frames, s->depth, &at);
+  r.weight = (1 + static_cast<int64_t>(s->overrun)) * o.sample_period;
+  r.n_callers = 0;
+  for (size_t i = at + 1; r.address != 0 && i < s->depth && r.n_callers < kCallers; ++i) {
+    r.callers[r.n_callers++] = frames[i];
+  }
   std::atomic_signal_fence(std::memory_order_release);
   g_ring_head = head + 1;
 }
@@ -932,9 +1012,11 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
   using NamedBy = Path::NamedBy;
   if (inside.empty() && o.last_function != 0) {
     // Most computations between calls are shorter than a sample period:
-    // the last function's total is at hand.
+    // the last function's (and context's) totals are at hand.
     o.path.AddFunction(o.last_function, compute, NamedBy::kLastSample);
     *o.last_function_time += compute;
+    o.path.AddContext(o.last_context, compute);
+    *o.last_context_time += compute;
     if (o.repr) t_parts.push_back({o.last_function, compute});
     return;
   }
@@ -945,22 +1027,36 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
     int64_t begin;
     ~Counted() { t_work += MonotonicNs() - begin; }
   } counted{begin};
-  auto charge = [&](uint64_t function, int64_t ns, NamedBy by) {
+  static std::vector<uint64_t> chain;
+  // The context of a function with `n` callers: its chain kept once.
+  auto context_of = [&](uint64_t function, const uint64_t* callers, size_t n) {
+    const uint64_t context = o.functions->Context(function, callers, n, &chain);
+    if (!o.context_chains.count(context)) o.context_chains.emplace(context, chain);
+    return context;
+  };
+  auto charge = [&](uint64_t function, uint64_t context, int64_t ns, NamedBy by) {
     o.path.AddFunction(function, ns, by);
     o.function_time[function] += ns;
+    o.path.AddContext(context, ns);
+    o.context_time[context] += ns;
     if (o.repr) t_parts.push_back({function, ns});
   };
   if (inside.empty()) {
-    charge(o.functions->Key(site - 1), compute, NamedBy::kCallSite);
+    // The call's site stands for the code (a context of the function
+    // making the call and nothing above it, as rp-cpath's call-site node).
+    const uint64_t function = o.functions->Key(site - 1);
+    charge(function, context_of(function, nullptr, 0), compute, NamedBy::kCallSite);
     return;
   }
   o.samples_used += static_cast<int64_t>(inside.size());
   rp::Apportion split(compute, total);
   for (const RingSample& s : inside) {
     o.last_function = o.functions->Key(s.address);
-    charge(o.last_function, split.Next(s.weight), NamedBy::kSamples);
+    o.last_context = context_of(o.last_function, s.callers, s.n_callers);
+    charge(o.last_function, o.last_context, split.Next(s.weight), NamedBy::kSamples);
   }
   o.last_function_time = &o.function_time[o.last_function];
+  o.last_context_time = &o.context_time[o.last_context];
 }
 
 void Enter(uint64_t site, uint16_t fn, int64_t t0) {

@@ -177,7 +177,8 @@ struct EndRecord {
 // site fields are rank 0's return addresses (function fields: as
 // OnlineFunction's), padded to 8 bytes, then OnlineSite entries: every
 // call site's time summed over all ranks, then OnlineFunction entries,
-// then the representative paths if kept (see set_bytes). Times are ns on rank
+// then the contexts (context_words), then the representative paths if
+// kept (see set_bytes). Times are ns on rank
 // 0's clock.
 //
 // A rank killed or exiting before MPI_Finalize writes its own path instead
@@ -217,6 +218,12 @@ struct OnlineFixed {
   int32_t n_functions;
   int32_t pad;
   int64_t samples;  // samples that named computation, all ranks
+  // Sampled calling contexts: context_words uint64 words after the
+  // functions, per context: its key (as the path's context shares name
+  // it), its computation over all ranks, the chain's length n, then n
+  // addresses: the function's first instruction plus one, then the
+  // return addresses of its callers, innermost first.
+  int64_t context_words;
 };
 
 // A sampled function's computation summed over all ranks.

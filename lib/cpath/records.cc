@@ -193,20 +193,28 @@ Status RecordWriter::WriteNamed(const Scope& run, std::vector<Named> rows, bool 
 Status RecordWriter::WriteCodeProfile(const Scope& run, const CodeProfile& code) {
   for (bool by_line : {false, true}) RP_RETURN_IF_ERROR(WriteNamed(run, Functions(run, code, by_line), by_line));
   if (!code.sampled()) return OkStatus();
+  std::vector<Charged> charged;
+  code.ForEachCharged([&](const profile::ContextTree::Node& owner, int64_t on_path, int64_t all) {
+    charged.push_back({owner.parent, owner.function, on_path, all});
+  });
+  return WriteContexts(run, code.tree(), charged);
+}
+
+Status RecordWriter::WriteContexts(const Scope& run, const profile::ContextTree& tree,
+                                   const std::vector<Charged>& charged) {
   const int64_t total = run.total_time();
   // A function in its calling context: the owner frame's caller's node and
   // the function.
-  const profile::ContextTree& tree = code.tree();
   struct Context {
     int32_t caller, function;
     SiteStats stats;
   };
   std::map<std::pair<int32_t, int32_t>, SiteStats> contexts;
-  code.ForEachCharged([&](const profile::ContextTree::Node& owner, int64_t on_path, int64_t all) {
-    SiteStats& c = contexts[{owner.parent, owner.function}];
-    c.cp_compute += on_path;
-    c.time_compute += all;
-  });
+  for (const Charged& ch : charged) {
+    SiteStats& c = contexts[{ch.caller, ch.function}];
+    c.cp_compute += ch.on_path;
+    c.time_compute += ch.all;
+  }
   std::vector<Context> rows;
   for (const auto& [key, stats] : contexts) rows.push_back({key.first, key.second, stats});
   SortRows(&rows, [](const Context& c) { return std::make_pair(c.function, c.caller); });

@@ -46,6 +46,14 @@ class RecordWriter {
   // on the path and over all ranks — with the MPI calls counted for the
   // function making them, as WriteScope writes them from a CodeProfile.
   Status WriteFunctions(const Scope& run, const std::map<std::string, std::pair<int64_t, int64_t>>& computation);
+  // cp_profile rows by calling context (scope "context"): computation
+  // charged to a function (of `tree`) called from the node `caller`, on
+  // the path and over all ranks.
+  struct Charged {
+    int32_t caller, function;
+    int64_t on_path, all;
+  };
+  Status WriteContexts(const Scope& run, const profile::ContextTree& tree, const std::vector<Charged>& charged);
 
  private:
   Status WriteSummary(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "lib/base/fnv.h"
 #include "lib/profile/system_code.h"
 
 namespace rp::online {
@@ -31,16 +32,26 @@ FunctionKeys::FunctionKeys(const SiteKeys& keys, std::string_view own_module)
   }
 }
 
-uint64_t FunctionKeys::ApplicationFrame(const uint64_t* frames, size_t n) const {
+uint64_t FunctionKeys::ApplicationFrame(const uint64_t* frames, size_t n, size_t* index) const {
   for (size_t i = 0; i < n; ++i) {
     // A return address lies after its call: the call is the byte before.
     const uint64_t address = frames[i] - 1;
     size_t module = 0;
     uint64_t offset = 0;
     if (!keys_.Locate(address, &module, &offset)) continue;  // JIT code, a stack gone wrong
-    if (!skip_[module]) return address;
+    if (skip_[module]) continue;
+    if (index) *index = i;
+    return address;
   }
   return 0;
+}
+
+uint64_t FunctionKeys::Context(uint64_t function, const uint64_t* callers, size_t n,
+                               std::vector<uint64_t>* chain) const {
+  chain->clear();
+  chain->push_back(function);
+  for (size_t i = 0; i < n; ++i) chain->push_back(keys_.Key(callers[i]));
+  return Fnv1a(kFnvOffset, chain->data(), chain->size() * sizeof(uint64_t));
 }
 
 uint64_t FunctionKeys::Key(uint64_t address) {

@@ -34,11 +34,18 @@ class FunctionKeys {
   // sampler's interrupted instruction plus one), as the address of that
   // instruction (less one); 0 when there is none. Reads only what the
   // constructor built: a signal handler may call it.
-  uint64_t ApplicationFrame(const uint64_t* frames, size_t n) const;
+  // `index` (optional): that frame's place in `frames`.
+  uint64_t ApplicationFrame(const uint64_t* frames, size_t n, size_t* index = nullptr) const;
 
   // The key of the function holding `address`: SiteKeys' key of its first
   // instruction; the address's own key when no symbol covers it.
   uint64_t Key(uint64_t address);
+
+  // A calling context: the function (its key) and the return addresses of
+  // the frames above it (innermost first), as the keys every rank gives
+  // them (`chain`: function key, then the callers' keys) and a 64-bit hash
+  // of those that names the context on every rank.
+  uint64_t Context(uint64_t function, const uint64_t* callers, size_t n, std::vector<uint64_t>* chain) const;
 
  private:
   struct Function {

@@ -17,10 +17,11 @@ using wire::Put;
 
 // Header layout: version u16, sites u16, end rank i32, region i32, ranks
 // u16, flags u16, t, compute, mpi, other compute, other mpi (i64 each),
-// functions u16, 6 bytes unused, computation named by samples, by last
-// sample, by call site (i64 each) = 88 bytes; then the sites (key u64,
-// compute, mpi, and with kHasReductions reduction compute, reduction mpi),
-// the functions (key u64, ns i64), then the ranks (rank i32, ns i64).
+// functions u16, contexts u16, 4 bytes unused, computation named by
+// samples, by last sample, by call site (i64 each) = 88 bytes; then the
+// sites (key u64, compute, mpi, and with kHasReductions reduction compute,
+// reduction mpi), the functions (key u64, ns i64, and reduction i64), the
+// contexts (key u64, ns i64), then the ranks (rank i32, ns i64).
 int64_t WireLength(const uint8_t* p) { return Get<int64_t>(p + 24) + Get<int64_t>(p + 32); }
 int32_t WireRegion(const uint8_t* p) { return Get<int32_t>(p + 8); }
 // The record's bytes, from its header (counts clamped to the limits).
@@ -28,10 +29,12 @@ size_t WireRecordBytes(const uint8_t* p) {
   const size_t n = std::min<size_t>(Get<uint16_t>(p + 2), Path::kSites);
   const size_t n_ranks = std::min<size_t>(Get<uint16_t>(p + 12), Path::kRanks);
   const size_t n_functions = std::min<size_t>(Get<uint16_t>(p + 56), Path::kFunctions);
+  const size_t n_contexts = std::min<size_t>(Get<uint16_t>(p + 58), Path::kContexts);
   const size_t site_bytes = (Get<uint16_t>(p + 14) & kHasReductions) != 0 ? Path::kZeroingSiteBytes : Path::kSiteBytes;
   const size_t function_bytes =
       (Get<uint16_t>(p + 14) & kHasReductions) != 0 ? Path::kZeroingFunctionBytes : Path::kFunctionBytes;
-  return Path::kHeaderBytes + n * site_bytes + n_functions * function_bytes + n_ranks * Path::kRankBytes;
+  return Path::kHeaderBytes + n * site_bytes + n_functions * function_bytes + n_contexts * Path::kContextBytes +
+         n_ranks * Path::kRankBytes;
 }
 
 }  // namespace
@@ -54,6 +57,15 @@ void Path::AddFunction(uint64_t function, int64_t ns, NamedBy by) {
       [](const FunctionShare& f) { return f.ns; }, [](const FunctionShare&) {});
   f.ns += ns;
   f.reduction += ns;
+}
+
+void Path::AddContext(uint64_t context, int64_t ns) {
+  if (!measuring() || context_limit_ == 0) return;
+  FindOrAdd(
+      contexts_, last_context_, context_limit_, ContextShare{context},
+      [context](const ContextShare& c) { return c.context == context; }, [](const ContextShare& c) { return c.ns; },
+      [](const ContextShare&) {})
+      .ns += ns;
 }
 
 void Path::OnRank(int64_t ns) {
@@ -82,7 +94,8 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
   Put<int64_t>(p + 40, other_compute_);
   Put<int64_t>(p + 48, other_mpi_);
   Put<uint16_t>(p + 56, static_cast<uint16_t>(functions_.size()));
-  std::memset(p + 58, 0, 6);
+  Put<uint16_t>(p + 58, static_cast<uint16_t>(contexts_.size()));
+  std::memset(p + 60, 0, 4);
   for (int i = 0; i < 3; ++i) Put<int64_t>(p + 64 + 8 * i, named_[i]);
   p += kHeaderBytes;
   for (const SiteShare& s : sites_) {
@@ -101,6 +114,11 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
     if (reductions_) Put<int64_t>(p + 16, f.reduction);
     p += reductions_ ? kZeroingFunctionBytes : kFunctionBytes;
   }
+  for (const ContextShare& c : contexts_) {
+    Put<uint64_t>(p, c.context);
+    Put<int64_t>(p + 8, c.ns);
+    p += kContextBytes;
+  }
   for (const RankShare& r : ranks_) {
     Put<int32_t>(p, r.rank);
     Put<int64_t>(p + 4, r.ns);
@@ -112,14 +130,16 @@ size_t Path::Encode(std::span<uint8_t> out, int64_t t) const {
 bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
   if (in.size() < kHeaderBytes) return false;
   const uint8_t* p = in.data();
-  const size_t n = Get<uint16_t>(p + 2), n_ranks = Get<uint16_t>(p + 12), n_functions = Get<uint16_t>(p + 56);
+  const size_t n = Get<uint16_t>(p + 2), n_ranks = Get<uint16_t>(p + 12), n_functions = Get<uint16_t>(p + 56),
+               n_contexts = Get<uint16_t>(p + 58);
   const uint16_t flags = Get<uint16_t>(p + 14);
   const bool reductions = (flags & kHasReductions) != 0;
   const size_t site_bytes = reductions ? kZeroingSiteBytes : kSiteBytes;
   const size_t function_bytes = reductions ? kZeroingFunctionBytes : kFunctionBytes;
   if (Get<uint16_t>(p) != kVersion || (flags & ~kHasReductions) != 0 || n > kSites || n_ranks > kRanks ||
-      n_functions > kFunctions ||
-      in.size() < kHeaderBytes + n * site_bytes + n_functions * function_bytes + n_ranks * kRankBytes) {
+      n_functions > kFunctions || n_contexts > kContexts ||
+      in.size() < kHeaderBytes + n * site_bytes + n_functions * function_bytes + n_contexts * kContextBytes +
+                      n_ranks * kRankBytes) {
     return false;
   }
   path->reductions_ = reductions;
@@ -149,6 +169,13 @@ bool Path::Decode(std::span<const uint8_t> in, Path* path, int64_t* t) {
     f.ns = Get<int64_t>(p + 8);
     f.reduction = reductions ? Get<int64_t>(p + 16) : 0;
     p += function_bytes;
+  }
+  path->contexts_.resize(n_contexts);
+  path->last_context_ = 0;
+  for (ContextShare& c : path->contexts_) {
+    c.context = Get<uint64_t>(p);
+    c.ns = Get<int64_t>(p + 8);
+    p += kContextBytes;
   }
   path->ranks_.resize(n_ranks);
   path->last_rank_ = 0;

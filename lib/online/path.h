@@ -63,6 +63,13 @@ struct FunctionShare {
   int64_t reduction = 0;
 };
 
+// The path's computation in one sampled calling context (a function in
+// its callers: the collector's context key).
+struct ContextShare {
+  uint64_t context = 0;
+  int64_t ns = 0;
+};
+
 // The path's time on one rank.
 struct RankShare {
   int32_t rank = 0;
@@ -81,7 +88,7 @@ struct SiteShare {
 class Path {
  public:
   // Sites and ranks kept exactly; the wire record is at most kWireBytes.
-  static constexpr size_t kSites = 128, kRanks = 32, kFunctions = 64;
+  static constexpr size_t kSites = 128, kRanks = 32, kFunctions = 64, kContexts = 64;
   // The sites a path keeps in this process (at most kSites): fewer when
   // the piggyback carries representative paths too (path_set.h).
   static size_t site_limit() { return site_limit_; }
@@ -95,16 +102,21 @@ class Path {
   // How many sites fit a wire record of `bytes` beside the ranks and
   // function_limit() functions (at most kSites).
   static size_t SitesFitting(size_t bytes) {
-    const size_t rest = kHeaderBytes + kRankBytes * kRanks + function_bytes() * function_limit_;
+    const size_t rest =
+        kHeaderBytes + kRankBytes * kRanks + function_bytes() * function_limit_ + kContextBytes * context_limit_;
     const size_t n = bytes < rest ? 0 : (bytes - rest) / site_bytes();
     return n < kSites ? n : kSites;
   }
   // Sampled functions kept (the heaviest; 0: no samples, none kept).
   static size_t function_limit() { return function_limit_; }
   static void set_function_limit(size_t n) { function_limit_ = n < kFunctions ? n : kFunctions; }
+  // Sampled calling contexts kept (the heaviest; 0: none).
+  static size_t context_limit() { return context_limit_; }
+  static void set_context_limit(size_t n) { context_limit_ = n < kContexts ? n : kContexts; }
   // The most bytes a wire record takes with those limits.
   static size_t MaxWireBytes() {
-    return kHeaderBytes + site_bytes() * site_limit_ + function_bytes() * function_limit_ + kRankBytes * kRanks;
+    return kHeaderBytes + site_bytes() * site_limit_ + function_bytes() * function_limit_ +
+           kContextBytes * context_limit_ + kRankBytes * kRanks;
   }
 
   int64_t length() const { return compute_ + mpi_; }
@@ -129,6 +141,9 @@ class Path {
   // heaviest (the rest of compute() is in functions no longer kept), in
   // the order they were first added.
   const std::vector<FunctionShare>& functions() const { return functions_; }
+  // The path's computation by sampled calling context, the
+  // context_limit() heaviest, in the order they were first added.
+  const std::vector<ContextShare>& contexts() const { return contexts_; }
   // The path's share of a site or function, nullptr when it keeps none.
   const SiteShare* FindSite(uint64_t site) const;
   const FunctionShare* FindFunction(uint64_t function) const;
@@ -152,6 +167,8 @@ class Path {
   // it: `ns` of it ran in `function`, named as `by` says.
   enum class NamedBy { kSamples, kLastSample, kCallSite };
   void AddFunction(uint64_t function, int64_t ns, NamedBy by);
+  // The same part in its calling context.
+  void AddContext(uint64_t context, int64_t ns);
   // The path's computation named by the samples inside it, by the rank's
   // last sample, and by the call ending it (lib/profile's Methods).
   int64_t compute_named(NamedBy by) const { return named_[static_cast<int>(by)]; }
@@ -166,12 +183,13 @@ class Path {
                        std::span<const int64_t> functions = {});
 
   // The wire record: 88 bytes, 24 a site (40 with zeroing), 16 a function
-  // (24) and 12 a rank.
+  // (24), 16 a context and 12 a rank.
   // Encode returns the bytes written (out must hold WireBytes()); Decode
   // false on a malformed record.
   size_t WireBytes() const {
     return kHeaderBytes + (reductions_ ? kZeroingSiteBytes : kSiteBytes) * sites_.size() +
-           (reductions_ ? kZeroingFunctionBytes : kFunctionBytes) * functions_.size() + kRankBytes * ranks_.size();
+           (reductions_ ? kZeroingFunctionBytes : kFunctionBytes) * functions_.size() +
+           kContextBytes * contexts_.size() + kRankBytes * ranks_.size();
   }
   // Whether the path keeps reductions: made while zeroing() was on, or
   // decoded from a record that has them.
@@ -180,7 +198,7 @@ class Path {
   static bool Decode(std::span<const uint8_t> in, Path* path, int64_t* t);
 
   static constexpr size_t kHeaderBytes = 88, kSiteBytes = 24, kZeroingSiteBytes = 40, kFunctionBytes = 16,
-                          kZeroingFunctionBytes = 24,
+                          kZeroingFunctionBytes = 24, kContextBytes = 16,
                           kRankBytes = 12;
 
  private:
@@ -189,6 +207,7 @@ class Path {
 
   static inline size_t site_limit_ = kSites;
   static inline size_t function_limit_ = 0;
+  static inline size_t context_limit_ = 0;
   static inline bool zeroing_ = false;
 
   int64_t compute_ = 0, mpi_ = 0, other_compute_ = 0, other_mpi_ = 0;
@@ -199,7 +218,8 @@ class Path {
   std::vector<SiteShare> sites_;
   std::vector<RankShare> ranks_;
   std::vector<FunctionShare> functions_;
-  size_t last_ = 0, last_rank_ = 0, last_function_ = 0;  // the last used: calls repeat
+  std::vector<ContextShare> contexts_;
+  size_t last_ = 0, last_rank_ = 0, last_function_ = 0, last_context_ = 0;  // the last used: calls repeat
 };
 
 inline constexpr size_t kWireBytes =

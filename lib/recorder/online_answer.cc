@@ -25,6 +25,13 @@ struct Parsed {
   std::string_view path;
   std::vector<raw::OnlineSite> sites;
   std::vector<raw::OnlineFunction> functions;  // sampled, over all ranks
+  // Calling contexts: key -> total over all ranks and the chain (the
+  // function's address, then its callers' return addresses).
+  struct Context {
+    int64_t total = 0;
+    std::vector<uint64_t> chain;
+  };
+  std::map<uint64_t, Context> contexts;
   // Representative paths, when kept (set_bytes > 0).
   std::optional<online::PathSet> set;
   std::vector<int32_t> positions;
@@ -34,11 +41,22 @@ bool Parse(std::string_view record, Parsed* out) {
   if (record.size() < sizeof(raw::OnlineFixed)) return false;
   std::memcpy(&out->fixed, record.data(), sizeof out->fixed);
   const raw::OnlineFixed& f = out->fixed;
-  if (f.path_bytes < 0 || f.n_sites < 0 || f.n_functions < 0) return false;
+  if (f.path_bytes < 0 || f.n_sites < 0 || f.n_functions < 0 || f.context_words < 0) return false;
   const size_t padded = raw::Align8(static_cast<uint32_t>(f.path_bytes));
   const size_t sites_at = sizeof f + padded, functions_at = sites_at + f.n_sites * sizeof(raw::OnlineSite);
-  size_t at = functions_at + f.n_functions * sizeof(raw::OnlineFunction);
+  const size_t contexts_at = functions_at + f.n_functions * sizeof(raw::OnlineFunction);
+  size_t at = contexts_at + static_cast<size_t>(f.context_words) * sizeof(uint64_t);
   if (record.size() < at) return false;
+  std::vector<uint64_t> words(static_cast<size_t>(f.context_words));
+  std::memcpy(words.data(), record.data() + contexts_at, words.size() * sizeof(uint64_t));
+  for (size_t w = 0; w + 3 <= words.size();) {
+    const uint64_t n = words[w + 2];
+    if (n > words.size() - w - 3) return false;
+    Parsed::Context& c = out->contexts[words[w]];
+    c.total = static_cast<int64_t>(words[w + 1]);
+    c.chain.assign(words.begin() + w + 3, words.begin() + w + 3 + n);
+    w += 3 + n;
+  }
   out->path = record.substr(sizeof f, f.path_bytes);
   out->sites.resize(f.n_sites);
   std::memcpy(out->sites.data(), record.data() + sites_at, f.n_sites * sizeof(raw::OnlineSite));
@@ -106,6 +124,40 @@ Status WriteOnlineProfiles(const online::PathSet& set, const std::vector<int32_t
   return profiles.Write(tree, repr::DiffPairs(c.select, c.k), percentiles, /*with_profiles=*/true, writer);
 }
 
+// The computation by calling context (cp_profile scope "context"), as
+// rp-cpath writes it: each context's chain interned in a calling context
+// tree as a sample's stack is (its callers' return addresses with their
+// inlined levels), the function itself as its leaf.
+Status WriteOnlineContexts(const Parsed& p, const online::Path& path,
+                           const std::unordered_map<uint64_t, std::pair<int64_t, int64_t>>& site_of,
+                           const std::vector<trace::SiteRecord>& sites, const cpath::Scope& scope,
+                           cpath::RecordWriter& out) {
+  const profile::Frames frames(sites);
+  profile::ContextTree tree(frames);
+  std::unordered_map<uint64_t, int64_t> on_path;
+  for (const online::ContextShare& c : path.contexts()) on_path[c.context] += c.ns;
+  std::vector<cpath::RecordWriter::Charged> charged;
+  std::vector<int64_t> stack;
+  for (const auto& [key, context] : p.contexts) {
+    stack.clear();
+    for (size_t i = 0; i < context.chain.size(); ++i) {
+      auto it = site_of.find(context.chain[i]);
+      if (it == site_of.end()) continue;
+      const auto [first, levels] = it->second;
+      if (i == 0) {
+        stack.push_back(first + levels - 1);  // the function itself, not what is inlined at its start
+        continue;
+      }
+      for (int64_t level = 0; level < levels; ++level) stack.push_back(first + level);
+    }
+    if (stack.empty()) continue;
+    const profile::ContextTree::Node& leaf = tree.node(tree.Intern(stack));
+    const auto ns = on_path.find(key);
+    charged.push_back({leaf.parent, leaf.function, ns != on_path.end() ? ns->second : 0, context.total});
+  }
+  return out.WriteContexts(scope, tree, charged);
+}
+
 }  // namespace
 
 bool PartialOnline(std::string_view record, bool* partial, int64_t* length) {
@@ -129,6 +181,7 @@ bool OnlineAddresses(std::string_view record, std::vector<uint64_t>* addresses) 
   for (const raw::OnlineSite& s : p.sites) addresses->push_back(s.address);
   for (const online::FunctionShare& f : path.functions()) addresses->push_back(f.function);
   for (const raw::OnlineFunction& f : p.functions) addresses->push_back(f.address);
+  for (const auto& [key, c] : p.contexts) addresses->insert(addresses->end(), c.chain.begin(), c.chain.end());
   if (p.set) {
     for (const online::SetPath& kept : p.set->paths()) {
       for (const online::FunctionCost& f : kept.code) addresses->push_back(f.function);
@@ -205,6 +258,7 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
     for (const raw::OnlineFunction& f : p.functions) computation[name(f.address)].second += f.compute;
     RP_RETURN_IF_ERROR(out.WriteFunctions(scope, computation));
   }
+  if (!p.contexts.empty()) RP_RETURN_IF_ERROR(WriteOnlineContexts(p, path, site_of, sites, scope, out));
   if (path.has_reductions()) {
     // The sites' what-ifs, then the sampled functions' (as rp-cpath writes
     // them for a trace with samples).

@@ -27,7 +27,7 @@ are compared exactly, and the least costly online path may cost more than
 rp-repr's, never less (offline paths are a superset).
 
 The online summary holds at most a cap of intervals a path (what fits
-the piggyback beside the critical path: 11 for k = 4, 10 when sampling,
+the piggyback beside the critical path: 11 for k = 4, 9 when sampling,
 each path's profile keeping 4 functions); a longer path's last
 interval is the rest (rank -1): the offline intervals from there on, their
 cost and tasks summed, from the first one's t0 to the last one's t1.
@@ -58,7 +58,7 @@ def cap(path):
     """The intervals a path keeps online for k = 4: fewer when sampling."""
     with open(path) as f:
         summary = [r for r in map(json.loads, f) if r["type"] == "cp_summary"][0]
-    return 10 if "samples" in summary else 11
+    return 9 if "samples" in summary else 11
 
 
 def folded(intervals, cap):

@@ -148,6 +148,23 @@ def main(work, modes):
             check(abs(online_fns.get(fn, {}).get(column, 0) - ex.get(column, 0)) <= ex.get(column, 0) // 100 + 1_000_000,
                   "functions: %s() %s %d ns online, %d ns by rp-cpath" %
                   (fn, column, online_fns.get(fn, {}).get(column, 0), ex.get(column, 0)))
+    # Calling contexts: solve() from predict() and from correct(), each
+    # what rank 1 measured there, and every context row rp-cpath's.
+    def contexts(path):
+        return {tuple(r["path"]): r for r in records(path, "cp_profile") if r.get("scope") == "context"}
+    online_ctx, exact_ctx = contexts(base + ".online.ndjson"), contexts(base + ".exact.ndjson")
+    predicted = printed(base + ".out", "predicted")
+    for caller, want in (("predict", predicted), ("correct", printed(base + ".out", "solved") - predicted)):
+        got = [r["cp_compute"] for k, r in online_ctx.items() if k[-2:] == (caller, "solve")]
+        check(len(got) == 1 and 0.95 * want <= got[0] <= want * 1.05 + 2_000_000,
+              "functions: solve() called from %s() has %s ns of the path online, rank 1 measured %d ns" %
+              (caller, got, want))
+    check(set(online_ctx) == set(exact_ctx) and
+          all(abs(r["cp_compute"] - exact_ctx[k]["cp_compute"]) <= exact_ctx[k]["cp_compute"] // 100 + 1_000_000 and
+              abs(r["time_compute"] - exact_ctx[k]["time_compute"]) <= exact_ctx[k]["time_compute"] // 100 + 1_000_000
+              for k, r in online_ctx.items()),
+          "functions: %d calling contexts online, the same as rp-cpath's %d, with the same times" %
+          (len(online_ctx), len(exact_ctx)))
     # Their what-ifs: without solve() rank 1's exchange_halo() is the path,
     # without exchange_halo() its solve(); rp-cpath's on the same run too.
     # Both run in one computation, which the samples split (1 ms apart: a
