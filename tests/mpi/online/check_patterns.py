@@ -159,7 +159,14 @@ def main(work, modes):
         check(len(got) == 1 and 0.95 * want <= got[0] <= want * 1.05 + 2_000_000,
               "functions: solve() called from %s() has %s ns of the path online, rank 1 measured %d ns" %
               (caller, got, want))
-    check(set(online_ctx) == set(exact_ctx) and
+    # The noinline functions' contexts only: a sample in functions()'s own
+    # loop names it where the compiler inlined it into main(), which the
+    # ELF symbol online does not see (README: online names the function an
+    # inlined one is in).
+    def worked(ctx):
+        return {k: r for k, r in ctx.items() if k[-1] in ("solve", "exchange_halo")}
+    online_ctx, exact_ctx = worked(online_ctx), worked(exact_ctx)
+    check(set(online_ctx) == set(exact_ctx) and len(online_ctx) == 3 and
           all(abs(r["cp_compute"] - exact_ctx[k]["cp_compute"]) <= exact_ctx[k]["cp_compute"] // 100 + 1_000_000 and
               abs(r["time_compute"] - exact_ctx[k]["time_compute"]) <= exact_ctx[k]["time_compute"] // 100 + 1_000_000
               for k, r in online_ctx.items()),

@@ -309,7 +309,7 @@ __attribute__((noinline)) long long correct(long us) {
  * exchange_halo() a round; the others' W/2 in solve() from predict().
  * `solved`, `exchanged`, `predicted`: rank 1's measured times. */
 static long long solved, exchanged, predicted;
-static long long functions(long rounds, long w) {
+__attribute__((noinline)) static long long functions(long rounds, long w) {
   long long total = 0, mine[4];
   for (long k = 0; k < rounds; ++k) {
     mine[3] = predict(rank == 1 ? w : w / 2);
