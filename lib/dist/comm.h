@@ -6,6 +6,7 @@
 //
 //   RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm, mine));
 //   // all[p]: process p's bytes (an error of any process is returned instead)
+//   RP_RETURN_IF_ERROR(comm.Allreduce(&slots, sizeof(Slot), Fold));  // a fixed size, whatever the processes
 #ifndef RP_LIB_DIST_COMM_H_
 #define RP_LIB_DIST_COMM_H_
 
@@ -26,6 +27,12 @@ class Comm {
   virtual int size() const = 0;
   // Every process's `mine`, by process (MPI_Allgatherv).
   virtual Expected<std::vector<std::string>> Allgather(std::string_view mine) = 0;
+  // Every process's `*inout` (as many slots of `slot_bytes` on each)
+  // combined slot by slot into every process's (MPI_Allreduce with a user
+  // operation): `combine` folds `in`'s slots into `inout`'s, and must be
+  // associative and commutative.
+  using Combine = void (*)(const char* in, char* inout, size_t slots);
+  virtual Status Allreduce(std::string* inout, size_t slot_bytes, Combine combine) = 0;
 };
 
 // Allgather with each process's status: the data of all, or the first

@@ -50,7 +50,31 @@ class MpiComm : public Comm {
     return all;
   }
 
+  Status Allreduce(std::string* inout, size_t slot_bytes, Combine combine) override {
+    if (slot_bytes == 0 || inout->size() % slot_bytes != 0) return InputError("Allreduce: a partial slot");
+    const size_t slots = inout->size() / slot_bytes;
+    if (slots == 0) return OkStatus();
+    if (slots > static_cast<size_t>(INT32_MAX)) return InputError("Allreduce: too many slots");
+    MPI_Datatype type;
+    MPI_Op op;
+    MPI_Type_contiguous(static_cast<int>(slot_bytes), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    g_combine = combine;
+    MPI_Op_create(&Fold, 1, &op);
+    std::string in = *inout;
+    const int rc = MPI_Allreduce(in.data(), inout->data(), static_cast<int>(slots), type, op, MPI_COMM_WORLD);
+    MPI_Op_free(&op);
+    MPI_Type_free(&type);
+    return rc == MPI_SUCCESS ? OkStatus() : InputError("MPI_Allreduce failed");
+  }
+
  private:
+  // MPI user operations are plain functions: the call's fold, one at a time.
+  static inline Combine g_combine = nullptr;
+  static void Fold(void* in, void* inout, int* len, MPI_Datatype*) {
+    g_combine(static_cast<const char*>(in), static_cast<char*>(inout), static_cast<size_t>(*len));
+  }
+
   int rank_ = 0, size_ = 1;
 };
 

@@ -3,7 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
+#include <type_traits>
 #include <map>
 #include <vector>
 
@@ -17,13 +19,37 @@ namespace {
 
 using internal::Phase;
 
-// A phase as the processes' parts add up to it.
+// A phase as the processes' parts add up to it: one slot of the
+// exchange's all-reduce (72 bytes a phase, whatever the processes).
 struct Combined {
   int64_t first_t0 = INT64_MAX, last_t1 = INT64_MIN, close = INT64_MIN, events = 0;
-  trace::Reader::OrderKey last{INT64_MIN, INT64_MIN, INT64_MIN};  // its last line
-  int owner = -1;                                                   // the process holding it
-  uint64_t signature = 0;                                           // the ranks' sum (Signature::Sum)
+  int64_t last_time = INT64_MIN, last_rank = INT64_MIN;  // its last line (the phase's own order key)
+  int64_t owner = -1;                                    // the process holding it
+  uint64_t signature = 0;                                // the ranks' sum (Signature::Sum)
+  int64_t parts = 0;                                     // processes with lines of it (0: no phase)
+
+  void Add(const Combined& o) {
+    first_t0 = std::min(first_t0, o.first_t0);
+    last_t1 = std::max(last_t1, o.last_t1);
+    close = std::max(close, o.close);
+    events += o.events;
+    if (std::make_pair(last_time, last_rank) < std::make_pair(o.last_time, o.last_rank)) {
+      last_time = o.last_time, last_rank = o.last_rank, owner = o.owner;
+    }
+    signature += o.signature;
+    parts += o.parts;
+  }
+  static void Fold(const char* in, char* inout, size_t slots) {
+    for (size_t i = 0; i < slots; ++i) {
+      Combined a, b;
+      std::memcpy(&a, in + i * sizeof a, sizeof a);
+      std::memcpy(&b, inout + i * sizeof b, sizeof b);
+      b.Add(a);
+      std::memcpy(inout + i * sizeof b, &b, sizeof b);
+    }
+  }
 };
+static_assert(sizeof(Combined) == 72 && std::is_trivially_copyable_v<Combined>);
 
 // A window read and not yet written: its phases' lines wait for their records.
 struct Pending {
@@ -64,6 +90,7 @@ class ParallelPhases {
       RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm_, mine));
       Count(mine, all);
       local = Combine(all);
+      if (local.ok()) local = ReduceFinished();
       if (local.ok()) local = NamePhases();
       if (local.ok() && all_done_ && combined_.empty()) return Finish();
     }
@@ -104,7 +131,6 @@ class ParallelPhases {
   // parts of the phases they have finished.
   static constexpr size_t kRoundLines = size_t{1} << 12;
   Status ReadWindow(std::string* mine) {
-    dist::Packer out;
     size_t lines = 0;
     while (!done_ && lines < kRoundLines) {
       Pending pending;
@@ -133,13 +159,15 @@ class ParallelPhases {
       }
       lines += pending.window.lines.size();
       lines_read_ += static_cast<int64_t>(pending.window.lines.size());
-      Pack(pending, &out);
+      Accumulate(pending);
       if (!pending.phases.empty()) pending_.push_back(std::move(pending));
     }
     dist::Packer head;
     head.Put<int64_t>(reached_);
     head.Put<uint8_t>(done_);
-    *mine = head.bytes() + out.bytes();
+    head.Put<int64_t>(local_.empty() ? INT64_MAX : local_.begin()->first);
+    head.Put<int64_t>(local_.empty() ? INT64_MIN : local_.rbegin()->first);
+    *mine = head.bytes();
     return OkStatus();
   }
 
@@ -173,43 +201,66 @@ class ParallelPhases {
     return OkStatus();
   }
 
-  void Pack(const Pending& pending, dist::Packer* out) const {
+  // This process's part of each phase its windows held, added up until
+  // every process has finished the phase.
+  void Accumulate(const Pending& pending) {
     for (const auto& [id, p] : pending.phases) {
-      out->Put<int64_t>(id);
-      out->Put<int64_t>(p.first_t0);
-      out->Put<int64_t>(p.last_t1);
-      out->Put<int64_t>(p.close);
-      out->Put<int64_t>(p.events);
-      trace::Reader::OrderKey last{INT64_MIN, INT64_MIN, INT64_MIN};
+      Combined part;
+      part.first_t0 = p.first_t0, part.last_t1 = p.last_t1, part.close = p.close, part.events = p.events;
       for (size_t i : p.lines) {
         const window::Line& line = pending.window.lines[i];
-        if (line.rank >= 0) last = std::max(last, trace::Reader::OrderKey{id, line.time, line.rank});
+        if (line.rank >= 0 && std::make_pair(part.last_time, part.last_rank) < std::make_pair(line.time, int64_t{line.rank})) {
+          part.last_time = line.time, part.last_rank = line.rank;
+        }
       }
-      out->Put<int64_t>(last.time);
-      out->Put<int64_t>(last.rank);
-      out->Put<uint64_t>(p.signature.Sum());
+      part.owner = part.last_time == INT64_MIN ? -1 : comm_.rank();
+      part.signature = p.signature.Sum();
+      Combined& mine = local_[id];
+      mine.Add(part);
+      mine.parts = 1;  // one process, over however many windows
     }
   }
 
+  // The processes' progress: how far all have got, whether all are done,
+  // and the range of phases they hold parts of.
   Status Combine(const std::vector<std::string>& all) {
     reached_all_ = INT64_MAX;
     all_done_ = true;
+    lowest_ = INT64_MAX, highest_ = INT64_MIN;
     for (int process = 0; process < static_cast<int>(all.size()); ++process) {
       dist::Unpacker in(all[process]);
       reached_all_ = std::min(reached_all_, in.Get<int64_t>());
       all_done_ &= in.Get<uint8_t>() != 0;
-      while (!in.done() && !in.bad()) {
-        const int64_t id = in.Get<int64_t>();
-        Combined& c = combined_[id];
-        c.first_t0 = std::min(c.first_t0, in.Get<int64_t>());
-        c.last_t1 = std::max(c.last_t1, in.Get<int64_t>());
-        c.close = std::max(c.close, in.Get<int64_t>());
-        c.events += in.Get<int64_t>();
-        const trace::Reader::OrderKey last{id, in.Get<int64_t>(), in.Get<int64_t>()};
-        if (c.last < last) c.last = last, c.owner = process;
-        c.signature += in.Get<uint64_t>();
+      lowest_ = std::min(lowest_, in.Get<int64_t>());
+      highest_ = std::max(highest_, in.Get<int64_t>());
+      if (in.bad() || !in.done()) return InputError("a malformed exchange from process " + std::to_string(process));
+    }
+    return OkStatus();
+  }
+
+  // The phases every process has finished, added up over the processes by
+  // an all-reduce of fixed slots (a phase no process has lines of stays
+  // empty), in rounds of at most kSlots.
+  static constexpr int64_t kSlots = 4096;
+  Status ReduceFinished() {
+    const int64_t end = highest_ == INT64_MIN ? lowest_ : std::min(reached_all_, highest_ + 1);
+    for (int64_t from = lowest_; from < end;) {
+      const int64_t to = from + std::min(kSlots, end - from);
+      std::string slots(static_cast<size_t>(to - from) * sizeof(Combined), '\0');
+      for (int64_t id = from; id < to; ++id) {
+        auto it = local_.find(id);
+        const Combined c = it != local_.end() ? it->second : Combined{};
+        std::memcpy(slots.data() + (id - from) * sizeof(Combined), &c, sizeof c);
       }
-      if (in.bad()) return InputError("a malformed exchange from process " + std::to_string(process));
+      RP_RETURN_IF_ERROR(comm_.Allreduce(&slots, sizeof(Combined), &Combined::Fold));
+      bytes_received_ += static_cast<int64_t>(slots.size());
+      for (int64_t id = from; id < to; ++id) {
+        Combined c;
+        std::memcpy(&c, slots.data() + (id - from) * sizeof(Combined), sizeof c);
+        if (c.parts > 0) combined_[id] = c;
+        local_.erase(id);
+      }
+      from = to;
     }
     return OkStatus();
   }
@@ -230,7 +281,7 @@ class ParallelPhases {
       } else if (record_owner_ < 0 && comm_.rank() == 0) {
         RP_RETURN_IF_ERROR(index_->Write(record));  // before every event
       }
-      if (c.owner >= 0) record_owner_ = c.owner;  // (a phase of dropped phase records only holds no line)
+      if (c.owner >= 0) record_owner_ = static_cast<int>(c.owner);  // (a phase of dropped phase records only holds no line)
       last_named_ = id;
       ++named_;
       RP_RETURN_IF_ERROR(WritePhase(id));
@@ -346,7 +397,9 @@ class ParallelPhases {
   PartOut part_;
   std::unique_ptr<trace::Writer> index_;  // process 0's
   std::deque<Pending> pending_;
-  std::map<int64_t, Combined> combined_;  // phases not yet named
+  std::map<int64_t, Combined> local_;     // this process's parts of phases not yet reduced
+  std::map<int64_t, Combined> combined_;  // phases reduced, not yet named
+  int64_t lowest_ = INT64_MAX, highest_ = INT64_MIN;  // the phases any process holds parts of
   int64_t reached_ = 0;                   // this process's ranks have left phases < reached_ behind
   int64_t reached_all_ = 0;               // every process's have
   bool done_ = false, all_done_ = false;
