@@ -16,6 +16,16 @@ Expected<std::vector<std::string>> Exchange(Comm& comm, std::string_view mine) {
   return all;
 }
 
+Status GatherError(Comm& comm, const Status& local) {
+  std::string sent(1, local.ok() ? '\0' : '\1');
+  if (!local.ok()) sent.append(local.message());
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm.Allgather(sent));
+  for (size_t p = 0; p < all.size(); ++p) {
+    if (!all[p].empty() && all[p][0] != '\0') return InputError("process " + std::to_string(p) + ": " + all[p].substr(1));
+  }
+  return InputError("a process failed and said nothing");
+}
+
 Status Fail(Comm& comm, const Status& error) {
   std::string sent(1, '\1');
   sent.append(error.message());

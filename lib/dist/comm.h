@@ -40,6 +40,10 @@ class Comm {
 Expected<std::vector<std::string>> Exchange(Comm& comm, std::string_view mine);
 // This process's error, sent in the exchange the others make next.
 Status Fail(Comm& comm, const Status& error);
+// After a reduction that said some process failed (its slots carry a
+// flag): every process's status gathered, the first failed process's
+// error returned on all ("process 2: ...").
+Status GatherError(Comm& comm, const Status& local);
 
 // Appends and reads fixed-size values and strings (an exchange's bytes).
 class Packer {

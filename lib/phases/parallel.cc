@@ -51,6 +51,27 @@ struct Combined {
 };
 static_assert(sizeof(Combined) == 72 && std::is_trivially_copyable_v<Combined>);
 
+// Where the processes stand after a round (one all-reduce slot, 40
+// bytes): the phases all have left behind, whether all are done, the
+// range of phases any holds parts of, and whether one failed.
+struct Progress {
+  int64_t reached = INT64_MAX, done = 1, lowest = INT64_MAX, highest = INT64_MIN, failed = 0;
+  static void Fold(const char* in, char* inout, size_t slots) {
+    for (size_t i = 0; i < slots; ++i) {
+      Progress a, b;
+      std::memcpy(&a, in + i * sizeof a, sizeof a);
+      std::memcpy(&b, inout + i * sizeof b, sizeof b);
+      b.reached = std::min(b.reached, a.reached);
+      b.done = std::min(b.done, a.done);
+      b.lowest = std::min(b.lowest, a.lowest);
+      b.highest = std::max(b.highest, a.highest);
+      b.failed = std::max(b.failed, a.failed);
+      std::memcpy(inout + i * sizeof b, &b, sizeof b);
+    }
+  }
+};
+static_assert(sizeof(Progress) == 40 && std::is_trivially_copyable_v<Progress>);
+
 // A window read and not yet written: its phases' lines wait for their records.
 struct Pending {
   window::Window window;
@@ -80,21 +101,29 @@ class ParallelPhases {
       : comm_(comm), input_(input), output_(output),
         windows_(input, window::Boundaries::kEverySync, config.read) {}
 
+  // Rounds of reading, then two all-reduces: where the processes stand
+  // (and whether one failed: then every process gathers its error and
+  // stops), then the phases all have finished. A process that failed
+  // still makes the first, so none waits for it.
   Status Run() {
     input_.SelectParts(comm_.rank(), comm_.size());
     Status local = Start();
-    while (local.ok()) {
-      std::string mine;
-      local = ReadWindow(&mine);
-      if (!local.ok()) break;
-      RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm_, mine));
-      Count(mine, all);
-      local = Combine(all);
-      if (local.ok()) local = ReduceFinished();
+    for (;;) {
+      Progress progress;
+      if (local.ok()) local = ReadWindow(&progress);
+      progress.failed = local.ok() ? 0 : 1;
+      std::string slot(reinterpret_cast<const char*>(&progress), sizeof progress);
+      RP_RETURN_IF_ERROR(comm_.Allreduce(&slot, sizeof progress, &Progress::Fold));
+      ++exchanges_;
+      bytes_sent_ += sizeof progress, bytes_received_ += sizeof progress;
+      std::memcpy(&progress, slot.data(), sizeof progress);
+      if (progress.failed) return dist::GatherError(comm_, local);
+      reached_all_ = progress.reached, all_done_ = progress.done != 0;
+      lowest_ = progress.lowest, highest_ = progress.highest;
+      local = ReduceFinished();
       if (local.ok()) local = NamePhases();
       if (local.ok() && all_done_ && combined_.empty()) return Finish();
     }
-    return dist::Fail(comm_, local);
   }
 
  private:
@@ -127,10 +156,10 @@ class ParallelPhases {
 
   // Reads this process's next windows, about kRoundLines lines (exchanges
   // cost a synchronization: fewer of them keep processes from waiting on
-  // each other's every window); packs how far its ranks have got and the
-  // parts of the phases they have finished.
+  // each other's every window); adds up its parts of the phases read and
+  // says how far its ranks have got.
   static constexpr size_t kRoundLines = size_t{1} << 12;
-  Status ReadWindow(std::string* mine) {
+  Status ReadWindow(Progress* mine) {
     size_t lines = 0;
     while (!done_ && lines < kRoundLines) {
       Pending pending;
@@ -162,12 +191,10 @@ class ParallelPhases {
       Accumulate(pending);
       if (!pending.phases.empty()) pending_.push_back(std::move(pending));
     }
-    dist::Packer head;
-    head.Put<int64_t>(reached_);
-    head.Put<uint8_t>(done_);
-    head.Put<int64_t>(local_.empty() ? INT64_MAX : local_.begin()->first);
-    head.Put<int64_t>(local_.empty() ? INT64_MIN : local_.rbegin()->first);
-    *mine = head.bytes();
+    mine->reached = reached_;
+    mine->done = done_ ? 1 : 0;
+    mine->lowest = local_.empty() ? INT64_MAX : local_.begin()->first;
+    mine->highest = local_.empty() ? INT64_MIN : local_.rbegin()->first;
     return OkStatus();
   }
 
@@ -219,23 +246,6 @@ class ParallelPhases {
       mine.Add(part);
       mine.parts = 1;  // one process, over however many windows
     }
-  }
-
-  // The processes' progress: how far all have got, whether all are done,
-  // and the range of phases they hold parts of.
-  Status Combine(const std::vector<std::string>& all) {
-    reached_all_ = INT64_MAX;
-    all_done_ = true;
-    lowest_ = INT64_MAX, highest_ = INT64_MIN;
-    for (int process = 0; process < static_cast<int>(all.size()); ++process) {
-      dist::Unpacker in(all[process]);
-      reached_all_ = std::min(reached_all_, in.Get<int64_t>());
-      all_done_ &= in.Get<uint8_t>() != 0;
-      lowest_ = std::min(lowest_, in.Get<int64_t>());
-      highest_ = std::max(highest_, in.Get<int64_t>());
-      if (in.bad() || !in.done()) return InputError("a malformed exchange from process " + std::to_string(process));
-    }
-    return OkStatus();
   }
 
   // The phases every process has finished, added up over the processes by

@@ -66,9 +66,9 @@ phases=$(grep -m1 -o '[0-9]* phases named' "$work/log" | cut -d' ' -f1)
 received=$(grep -m1 -o '[0-9]* received' "$work/log" | cut -d' ' -f1)
 exchanges=$(grep -m1 -o '[0-9]* exchanges' "$work/log" | cut -d' ' -f1)
 # Each process receives every phase once, added up by an all-reduce (72
-# bytes, whatever the processes and ranks), 25 bytes of progress per
-# process and exchange, and the last exchange's 48 per process.
-model=$(echo "$phases * 72 + $exchanges * 25 * 8 + 48 * 8" | bc)
+# bytes, whatever the processes and ranks), the progress once an exchange
+# (an all-reduce of 40 bytes), and the last exchange's 48 per process.
+model=$(echo "$phases * 72 + $exchanges * 40 + 48 * 8" | bc)
 printf "phases %d, exchanges %d; bytes received per process: measured %d, formula %d (%.1f%%)\n" \
   "$phases" "$exchanges" "$received" "$model" "$(echo "100 * ($received - $model) / $model" | bc -l)"
 # Time: the model's compute term with the 8 processes on this machine's
@@ -84,8 +84,8 @@ printf "time: measured %.2f s wall; model %.2f s start-up + %.2f s computation o
 echo
 echo "== model: P processes, N records, R ranks; a phase per 100 records a rank"
 echo "   compute N*c/P (c = $(printf "%.0f" "$(echo "$c * 10^9" | bc -l)") ns a record, measured above); per phase every"
-echo "   process receives 72 bytes (all-reduce), per exchange 25*P (allgather); 5 us per collective step,"
-echo "   log2(P) steps, an exchange's two collectives; 10 GB/s"
+echo "   process receives 72 bytes, per exchange 40 (two all-reduces); 5 us per collective step, log2(P) steps;"
+echo "   10 GB/s"
 printf "%6s %8s %8s %12s %14s %12s\n" P N R compute "recv/process" exchange
 for N in 1e9 1e10 1e11; do
   for P in 64 256 1024 4096; do
@@ -93,7 +93,7 @@ for N in 1e9 1e10 1e11; do
       R = 65536; phases = N / (R * 100); lines_per_exchange = 4096;
       compute = N * c / P;
       exchanges = N / P / lines_per_exchange;
-      recv = phases * 72 + exchanges * 25 * P;
+      recv = phases * 72 + exchanges * 40;
       ex = 2 * exchanges * 5e-6 * log(P) / log(2) + recv / 1e10;
       printf "%6d %8.0e %8d %10.1f s %11.2f GB %10.1f s\n", P, N, R, compute, recv / 1e9, ex }'
   done
