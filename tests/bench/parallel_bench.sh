@@ -95,7 +95,7 @@ for N in 1e9 1e10 1e11; do
       exchanges = N / P / lines_per_exchange;
       recv = phases * 72 + exchanges * 40;
       ex = 2 * exchanges * 5e-6 * log(P) / log(2) + recv / 1e10;
-      printf "%6d %8.0e %8d %10.1f s %11.2f GB %10.1f s\n", P, N, R, compute, recv / 1e9, ex }'
+      printf "%6d %8.0e %8d %10.1f s %11.1f MB %10.1f s\n", P, N, R, compute, recv / 1e6, ex }'
   done
 done
 echo "   memory per process: the phases in flight for its ranks (a window), about"
