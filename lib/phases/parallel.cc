@@ -122,7 +122,10 @@ class ParallelPhases {
       lowest_ = progress.lowest, highest_ = progress.highest;
       local = ReduceFinished();
       if (local.ok()) local = NamePhases();
-      if (local.ok() && all_done_ && combined_.empty()) return Finish();
+      // Done: every phase is named (reached_all_ is past them all), and the
+      // others go on to Finish's exchange, which a failed process meets
+      // with its error.
+      if (all_done_) return local.ok() ? Finish() : dist::Fail(comm_, local);
     }
   }
 

@@ -66,9 +66,10 @@ phases=$(grep -m1 -o '[0-9]* phases named' "$work/log" | cut -d' ' -f1)
 received=$(grep -m1 -o '[0-9]* received' "$work/log" | cut -d' ' -f1)
 exchanges=$(grep -m1 -o '[0-9]* exchanges' "$work/log" | cut -d' ' -f1)
 # Each process receives every phase once, added up by an all-reduce (72
-# bytes, whatever the processes and ranks), the progress once an exchange
-# (an all-reduce of 40 bytes), and the last exchange's 48 per process.
-model=$(echo "$phases * 72 + $exchanges * 40 + 48 * 8" | bc)
+# bytes, whatever the processes and ranks), the progress once a round (an
+# all-reduce of 40 bytes; the exchanges counted include the last, which is
+# not a round) and the last exchange's 48 per process.
+model=$(echo "$phases * 72 + ($exchanges - 1) * 40 + 48 * 8" | bc)
 printf "phases %d, exchanges %d; bytes received per process: measured %d, formula %d (%.1f%%)\n" \
   "$phases" "$exchanges" "$received" "$model" "$(echo "100 * ($received - $model) / $model" | bc -l)"
 # Time: the model's compute term with the 8 processes on this machine's

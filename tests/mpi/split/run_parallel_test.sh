@@ -56,6 +56,30 @@ cat out
 grep -q "process 1: broken/halo-split.part12.ndjson.zst: 999 records, its index says" out ||
   fail "a failing process: its error is not told"
 [ ! -e broken-out.ndjson.zst ] || fail "a failing job left an index"
+# A process whose output fails in the last round (its part is /dev/full:
+# the first flush, while the last phase is written) stops the job too.
+python3 - >full.ndjson <<'GEN'
+lines = ['{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2,"clock":"global","order":"time"}',
+         '{"type":"comm","id":0,"size":2,"ranks":[0,1],"kind":"world"}']
+seq, t = [0, 0], 100
+def call(r, fn, t0, t1):
+    lines.append('{"type":"mpi","rank":%d,"seq":%d,"fn":"%s","t0":%d,"t1":%d,"comm":0}' % (r, seq[r], fn, t0, t1))
+    seq[r] += 1
+for n, fn in ((9000, "MPI_Iprobe"), (1, "MPI_Barrier"), (3000, "MPI_Iprobe")):
+    for i in range(n):
+        for r in (0, 1):
+            call(r, fn, t, t + (5 if fn == "MPI_Barrier" else 1))
+        t += 10
+print("\n".join(lines))
+GEN
+rp-cat --split 2 full.ndjson -o full-split.ndjson
+ln -s /dev/full full-out.part1.ndjson
+timeout 60 "${parallel[@]}" -np 2 rp-phases-mpi full-split.ndjson -o full-out.ndjson >out 2>&1
+status=$?
+cat out
+[ $status != 124 ] || fail "an output failing in the last round: the job hung"
+[ $status != 0 ] || fail "an output failing in the last round: the job exited 0"
+grep -q "process 1: " out || fail "an output failing in the last round: its error is not told"
 # Records of no rank between events (rp-cpath's segments) are refused.
 rp-cpath synced.ndjson -o cpath.ndjson 2>/dev/null
 rp-cat --split 2 cpath.ndjson -o cpath-split.ndjson
