@@ -30,7 +30,9 @@ class Comm {
   // Every process's `*inout` (as many slots of `slot_bytes` on each)
   // combined slot by slot into every process's (MPI_Allreduce with a user
   // operation): `combine` folds `in`'s slots into `inout`'s, and must be
-  // associative and commutative.
+  // associative and commutative. Every process must pass as many slots of
+  // the same size (decide them from an earlier collective's result), or
+  // the processes wait on each other.
   using Combine = void (*)(const char* in, char* inout, size_t slots);
   virtual Status Allreduce(std::string* inout, size_t slot_bytes, Combine combine) = 0;
 };
