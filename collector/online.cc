@@ -536,36 +536,19 @@ void LowerWinnersReductions(uint8_t* winner, bool mine, MPI_Comm comm) {
   static thread_local std::vector<int64_t> bounds, lowest;
   int64_t t = 0;
   if (!Path::Decode({winner, g_path_room}, &w, &t)) return;
-  const size_t n = w.sites().size(), m = w.functions().size();
-  bounds.assign(2 * n + m, 0);
   bool any = false;
-  const int64_t gap = w.length() - o.path.length();
-  for (size_t i = 0; i < m; ++i) {
-    const rp::online::FunctionShare& f = w.functions()[i];
-    any = any || f.reduction > 0;
-    const rp::online::FunctionShare* own = o.path.FindFunction(f.function);
-    bounds[2 * n + i] = mine ? f.reduction : gap + (own ? own->reduction : 0);
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const rp::online::SiteShare& s = w.sites()[i];
-    any = any || s.reduction_compute > 0 || s.reduction_mpi > 0;
-    if (mine) {
-      bounds[i] = s.reduction_compute, bounds[n + i] = s.reduction_mpi;
-      continue;
-    }
-    const rp::online::SiteShare* own = o.path.FindSite(s.site);
-    bounds[i] = gap + (own ? own->reduction_compute : 0), bounds[n + i] = gap + (own ? own->reduction_mpi : 0);
-  }
+  for (const rp::online::SiteShare& s : w.sites()) any = any || s.reduction_compute > 0 || s.reduction_mpi > 0;
+  for (const rp::online::FunctionShare& f : w.functions()) any = any || f.reduction > 0;
   if (!any) return;  // every member sees the same path: all skip
-  lowest.resize(2 * n + m);
-  PMPI_Allreduce(bounds.data(), lowest.data(), static_cast<int>(2 * n + m), MPI_INT64_T, MPI_MIN, comm);
-  const std::span<const int64_t> compute(lowest.data(), n), mpi(lowest.data() + n, n),
-      functions(lowest.data() + 2 * n, m);
+  // The winner's own bounds are its reductions (no gap, its own shares).
+  o.path.BoundsOn(w, &bounds);
+  lowest.resize(bounds.size());
+  PMPI_Allreduce(bounds.data(), lowest.data(), static_cast<int>(bounds.size()), MPI_INT64_T, MPI_MIN, comm);
   if (mine) {
-    o.path.LowerReductions(compute, mpi, functions);
+    o.path.LowerReductions(lowest);
     return;
   }
-  w.LowerReductions(compute, mpi, functions);
+  w.LowerReductions(lowest);
   w.Encode({winner, g_path_room}, t);
 }
 

@@ -231,29 +231,40 @@ const FunctionShare* Path::FindFunction(uint64_t function) const {
 }
 
 void Path::BoundReductions(const Path& other) {
-  const int64_t gap = length() - other.length();
-  for (SiteShare& s : sites_) {
-    if (s.reduction_compute <= gap && s.reduction_mpi <= gap) continue;  // the other is too short to matter
-    // The other's reductions for the site: none when it does not keep it.
-    const SiteShare* o = other.FindSite(s.site);
-    s.reduction_compute = std::max<int64_t>(0, std::min(s.reduction_compute, gap + (o ? o->reduction_compute : 0)));
-    s.reduction_mpi = std::max<int64_t>(0, std::min(s.reduction_mpi, gap + (o ? o->reduction_mpi : 0)));
+  static thread_local std::vector<int64_t> bounds;
+  other.BoundsOn(*this, &bounds);
+  LowerReductions(bounds);
+}
+
+void Path::BoundsOn(const Path& longest, std::vector<int64_t>* bounds) const {
+  const int64_t gap = longest.length() - length();
+  const size_t n = longest.sites_.size();
+  bounds->assign(2 * n + longest.functions_.size(), INT64_MAX);
+  for (size_t i = 0; i < n; ++i) {
+    const SiteShare& s = longest.sites_[i];
+    if (s.reduction_compute <= gap && s.reduction_mpi <= gap) continue;  // this path is too short to matter
+    // This path's reductions for the site: none when it does not keep it.
+    const SiteShare* own = FindSite(s.site);
+    (*bounds)[i] = gap + (own ? own->reduction_compute : 0);
+    (*bounds)[n + i] = gap + (own ? own->reduction_mpi : 0);
   }
-  for (FunctionShare& f : functions_) {
+  for (size_t i = 0; i < longest.functions_.size(); ++i) {
+    const FunctionShare& f = longest.functions_[i];
     if (f.reduction <= gap) continue;
-    const FunctionShare* o = other.FindFunction(f.function);
-    f.reduction = std::max<int64_t>(0, std::min(f.reduction, gap + (o ? o->reduction : 0)));
+    const FunctionShare* own = FindFunction(f.function);
+    (*bounds)[2 * n + i] = gap + (own ? own->reduction : 0);
   }
 }
 
-void Path::LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi,
-                           std::span<const int64_t> functions) {
-  for (size_t i = 0; i < sites_.size() && i < compute.size() && i < mpi.size(); ++i) {
-    sites_[i].reduction_compute = std::max<int64_t>(0, std::min(sites_[i].reduction_compute, compute[i]));
-    sites_[i].reduction_mpi = std::max<int64_t>(0, std::min(sites_[i].reduction_mpi, mpi[i]));
+void Path::LowerReductions(std::span<const int64_t> bounds) {
+  const size_t n = sites_.size();
+  if (bounds.size() != 2 * n + functions_.size()) return;
+  for (size_t i = 0; i < n; ++i) {
+    sites_[i].reduction_compute = std::max<int64_t>(0, std::min(sites_[i].reduction_compute, bounds[i]));
+    sites_[i].reduction_mpi = std::max<int64_t>(0, std::min(sites_[i].reduction_mpi, bounds[n + i]));
   }
-  for (size_t i = 0; i < functions_.size() && i < functions.size(); ++i) {
-    functions_[i].reduction = std::max<int64_t>(0, std::min(functions_[i].reduction, functions[i]));
+  for (size_t i = 0; i < functions_.size(); ++i) {
+    functions_[i].reduction = std::max<int64_t>(0, std::min(functions_[i].reduction, bounds[2 * n + i]));
   }
 }
 

@@ -177,10 +177,14 @@ class Path {
   // to what `other` (entering the same call) leaves, since with a site
   // zeroed `other` may be the longer one (online-CP §3, Figure 5 lines 5-6).
   void BoundReductions(const Path& other);
-  // The same with `other`'s net length for each of this path's sites (and
-  // functions) given as a reduction from this path's length: the minimum.
-  void LowerReductions(std::span<const int64_t> compute, std::span<const int64_t> mpi,
-                       std::span<const int64_t> functions = {});
+  // What this path allows `longest` (entering the same call) to save:
+  // for each of its sites' computation, then their calls, then each of its
+  // functions, the gap in length plus this path's own reduction (INT64_MAX
+  // where the gap alone already bounds it). An MPI_MIN over the members'
+  // bounds is BoundReductions over all of them.
+  void BoundsOn(const Path& longest, std::vector<int64_t>* bounds) const;
+  // `longest`'s reductions lowered to such bounds (the same layout).
+  void LowerReductions(std::span<const int64_t> bounds);
 
   // The wire record: 88 bytes, 24 a site (40 with zeroing), 16 a function
   // (24), 16 a context and 12 a rank.

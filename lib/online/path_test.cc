@@ -243,8 +243,8 @@ TEST(Path, ZeroingSavesWhatTheNextLongestPathLeaves) {
   r0.BoundReductions(r1);
   EXPECT_EQ(r0.sites()[0].reduction_compute, 300);
   // Lowered by the members' bounds (an Allreduce with MPI_MIN).
-  const int64_t compute[] = {250}, mpi[] = {0};
-  r0.LowerReductions(compute, mpi);
+  const int64_t bounds[] = {250, 0};  // the site's computation, its calls
+  r0.LowerReductions(bounds);
   EXPECT_EQ(r0.sites()[0].reduction_compute, 250);
   // A sampled function's share of the computation: zeroing it saves what
   // the other path leaves, as for a site (rank 1's 200 ran in another).
