@@ -94,14 +94,12 @@ bool Parse(std::string_view record, Parsed* out, online::Path* path) {
 // functions (its heaviest, the rest of its cost "?"). Functions only: the
 // online paths keep no calling contexts. Nothing without samples.
 Status WriteOnlineProfiles(const online::PathSet& set, const std::vector<int32_t>& positions, int total,
-                           const std::vector<trace::SiteRecord>& sites,
-                           const std::function<int32_t(uint64_t)>& id, trace::Writer& writer) {
+                           profile::ContextTree& tree, const std::function<int32_t(uint64_t)>& id,
+                           trace::Writer& writer) {
   const online::SetConfig& c = set.config();
   bool any = false;
   for (const online::SetPath& path : set.paths()) any = any || !path.code.empty();
   if (!any) return OkStatus();
-  const profile::Frames frames(sites);
-  profile::ContextTree tree(frames);
   repr::PathProfiles profiles(c.k, /*contexts=*/false);
   std::vector<profile::Share> shares;
   for (size_t j = 0; j < set.paths().size(); ++j) {
@@ -130,10 +128,7 @@ Status WriteOnlineProfiles(const online::PathSet& set, const std::vector<int32_t
 // inlined levels), the function itself as its leaf.
 Status WriteOnlineContexts(const Parsed& p, const online::Path& path,
                            const std::unordered_map<uint64_t, std::pair<int64_t, int64_t>>& site_of,
-                           const std::vector<trace::SiteRecord>& sites, const cpath::Scope& scope,
-                           cpath::RecordWriter& out) {
-  const profile::Frames frames(sites);
-  profile::ContextTree tree(frames);
+                           profile::ContextTree& tree, const cpath::Scope& scope, cpath::RecordWriter& out) {
   std::unordered_map<uint64_t, int64_t> on_path;
   for (const online::ContextShare& c : path.contexts()) on_path[c.context] += c.ns;
   std::vector<cpath::RecordWriter::Charged> charged;
@@ -208,7 +203,8 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   const raw::OnlineFixed& f = p.fixed;
   cpath::Scope scope = online::ToScope(path, totals, id, f.start, f.end);
   if (world > 0) scope.Rank(world - 1);  // rank_share names every rank
-  if (!p.functions.empty() || !path.functions().empty()) {
+  const bool sampled = !p.functions.empty() || !path.functions().empty();
+  if (sampled) {
     using NamedBy = online::Path::NamedBy;
     scope.sampled = cpath::Scope::Sampled{p.fixed.samples, path.compute_named(NamedBy::kSamples),
                                           path.compute_named(NamedBy::kLastSample),
@@ -239,16 +235,15 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
   dict.sites = sites;
   cpath::RecordWriter out(dict, writer);
   RP_RETURN_IF_ERROR(out.WriteScope(scope, window::kNone, span, "online", problems, false));
-  // Sampled functions are named by their site records.
-  std::unordered_map<int64_t, const std::string*> fn_of;
-  for (const trace::SiteRecord& s : sites) {
-    if (s.has_fn()) fn_of.emplace(s.id, &s.fn);
-  }
+  // Sampled functions are named by their site records; one calling context
+  // tree serves the contexts and the paths' profiles.
+  const profile::Frames frames(sites);
+  profile::ContextTree tree(frames);
   auto name = [&](uint64_t address) {
-    auto it = fn_of.find(id(address));
-    return it != fn_of.end() ? *it->second : std::string("?");
+    const profile::Frame* frame = frames.Find(id(address));
+    return frame != nullptr && !frame->fn.empty() ? frame->fn : std::string("?");
   };
-  if (!p.functions.empty() || !path.functions().empty()) {
+  if (sampled) {
     // The computation by sampled function, on the path and over all ranks;
     // what the path kept of no function (its lightest, summed apart) is "?".
     std::map<std::string, std::pair<int64_t, int64_t>> computation;
@@ -258,7 +253,7 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
     for (const raw::OnlineFunction& f : p.functions) computation[name(f.address)].second += f.compute;
     RP_RETURN_IF_ERROR(out.WriteFunctions(scope, computation));
   }
-  if (!p.contexts.empty()) RP_RETURN_IF_ERROR(WriteOnlineContexts(p, path, site_of, sites, scope, out));
+  if (!p.contexts.empty()) RP_RETURN_IF_ERROR(WriteOnlineContexts(p, path, site_of, tree, scope, out));
   if (path.has_reductions()) {
     // The sites' what-ifs, then the sampled functions' (as rp-cpath writes
     // them for a trace with samples).
@@ -282,7 +277,7 @@ Expected<OnlineCounts> WriteOnlineAnswer(std::string_view record, int world,
            .length = span.end - span.start},
           path.summary, writer));
     }
-    RP_RETURN_IF_ERROR(WriteOnlineProfiles(*p.set, p.positions, f.set_total, sites, id, writer));
+    RP_RETURN_IF_ERROR(WriteOnlineProfiles(*p.set, p.positions, f.set_total, tree, id, writer));
   }
   return OnlineCounts{f.ranks, f.unpaired_receives, f.unpaired_sends, f.skipped_calls, f.piggybacks,
                       f.piggyback_bytes};
