@@ -37,6 +37,19 @@ class Comm {
   virtual Status Allreduce(std::string* inout, size_t slot_bytes, Combine combine) = 0;
 };
 
+// An Allreduce's fold for slots of a trivially copyable T whose Add(in)
+// combines `in` into it.
+template <typename T>
+void FoldSlots(const char* in, char* inout, size_t slots) {
+  for (size_t i = 0; i < slots; ++i) {
+    T a, b;
+    std::memcpy(&a, in + i * sizeof a, sizeof a);
+    std::memcpy(&b, inout + i * sizeof b, sizeof b);
+    b.Add(a);
+    std::memcpy(inout + i * sizeof b, &b, sizeof b);
+  }
+}
+
 // Allgather with each process's status: the data of all, or the first
 // failed process's error ("process 2: ...").
 Expected<std::vector<std::string>> Exchange(Comm& comm, std::string_view mine);

@@ -39,15 +39,6 @@ struct Combined {
     signature += o.signature;
     parts += o.parts;
   }
-  static void Fold(const char* in, char* inout, size_t slots) {
-    for (size_t i = 0; i < slots; ++i) {
-      Combined a, b;
-      std::memcpy(&a, in + i * sizeof a, sizeof a);
-      std::memcpy(&b, inout + i * sizeof b, sizeof b);
-      b.Add(a);
-      std::memcpy(inout + i * sizeof b, &b, sizeof b);
-    }
-  }
 };
 static_assert(sizeof(Combined) == 72 && std::is_trivially_copyable_v<Combined>);
 
@@ -56,18 +47,12 @@ static_assert(sizeof(Combined) == 72 && std::is_trivially_copyable_v<Combined>);
 // range of phases any holds parts of, and whether one failed.
 struct Progress {
   int64_t reached = INT64_MAX, done = 1, lowest = INT64_MAX, highest = INT64_MIN, failed = 0;
-  static void Fold(const char* in, char* inout, size_t slots) {
-    for (size_t i = 0; i < slots; ++i) {
-      Progress a, b;
-      std::memcpy(&a, in + i * sizeof a, sizeof a);
-      std::memcpy(&b, inout + i * sizeof b, sizeof b);
-      b.reached = std::min(b.reached, a.reached);
-      b.done = std::min(b.done, a.done);
-      b.lowest = std::min(b.lowest, a.lowest);
-      b.highest = std::max(b.highest, a.highest);
-      b.failed = std::max(b.failed, a.failed);
-      std::memcpy(inout + i * sizeof b, &b, sizeof b);
-    }
+  void Add(const Progress& o) {
+    reached = std::min(reached, o.reached);
+    done = std::min(done, o.done);
+    lowest = std::min(lowest, o.lowest);
+    highest = std::max(highest, o.highest);
+    failed = std::max(failed, o.failed);
   }
 };
 static_assert(sizeof(Progress) == 40 && std::is_trivially_copyable_v<Progress>);
@@ -113,7 +98,7 @@ class ParallelPhases {
       if (local.ok()) local = ReadWindow(&progress);
       progress.failed = local.ok() ? 0 : 1;
       std::string slot(reinterpret_cast<const char*>(&progress), sizeof progress);
-      RP_RETURN_IF_ERROR(comm_.Allreduce(&slot, sizeof progress, &Progress::Fold));
+      RP_RETURN_IF_ERROR(comm_.Allreduce(&slot, sizeof progress, &dist::FoldSlots<Progress>));
       ++exchanges_;
       bytes_sent_ += sizeof progress, bytes_received_ += sizeof progress;
       std::memcpy(&progress, slot.data(), sizeof progress);
@@ -265,7 +250,7 @@ class ParallelPhases {
         const Combined c = it != local_.end() ? it->second : Combined{};
         std::memcpy(slots.data() + (id - from) * sizeof(Combined), &c, sizeof c);
       }
-      RP_RETURN_IF_ERROR(comm_.Allreduce(&slots, sizeof(Combined), &Combined::Fold));
+      RP_RETURN_IF_ERROR(comm_.Allreduce(&slots, sizeof(Combined), &dist::FoldSlots<Combined>));
       bytes_received_ += static_cast<int64_t>(slots.size());
       for (int64_t id = from; id < to; ++id) {
         Combined c;
