@@ -8,6 +8,7 @@
 #include <map>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "collector/handle_map.h"
 #include "collector/raw_format.h"
@@ -336,11 +337,11 @@ std::vector<uint64_t> GatherContextChains(MPI_Comm comm) {
   PMPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, received.data(),
                  recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm);
   std::vector<uint64_t> unique;
-  std::unordered_map<uint64_t, bool> seen;
+  std::unordered_set<uint64_t> seen;
   for (size_t at = 0; at + 2 <= received.size();) {
     const uint64_t n = received[at + 1];
     if (at + 2 + n > received.size()) break;
-    if (seen.emplace(received[at], true).second) unique.insert(unique.end(), received.begin() + at, received.begin() + at + 2 + n);
+    if (seen.insert(received[at]).second) unique.insert(unique.end(), received.begin() + at, received.begin() + at + 2 + n);
     at += 2 + n;
   }
   return GatherAtRoot(unique, comm);
@@ -1014,7 +1015,7 @@ static void ChargeFunctions(uint64_t site, int64_t from, int64_t to, int64_t com
   // The context of a function with `n` callers: its chain kept once.
   auto context_of = [&](uint64_t function, const uint64_t* callers, size_t n) {
     const uint64_t context = o.functions->Context(function, callers, n, &chain);
-    if (!o.context_chains.count(context)) o.context_chains.emplace(context, chain);
+    o.context_chains.try_emplace(context, chain);
     return context;
   };
   auto charge = [&](uint64_t function, uint64_t context, int64_t ns, NamedBy by) {
