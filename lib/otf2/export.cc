@@ -284,7 +284,8 @@ Status Exporter::Call(const trace::MpiRecord& m, const std::string& where) {
     }
   }
   if (f.category == Category::kSendInit || f.category == Category::kRecvInit || f.category == Category::kProbe) {
-    const int64_t values[] = {m.has_peer() ? m.peer : -1, m.has_tag() ? m.tag : -1, m.has_bytes() ? m.bytes : 0,
+    // -1: not known (an unmatched MPI_Iprobe has no size).
+    const int64_t values[] = {m.has_peer() ? m.peer : -1, m.has_tag() ? m.tag : -1, m.has_bytes() ? m.bytes : -1,
                               0, m.has_req() ? m.req : -1};
     for (int i = 0; i < kInitAttributeCount; ++i) {
       if (i == 3) {

@@ -621,7 +621,7 @@ void Importer::InitFromAttributes(const Lane& lane, OTF2_AttributeList* attribut
   m->set_comm(CommId(lane, comm));
   m->set_peer(values[0]);
   m->set_tag(values[1]);
-  m->set_bytes(values[2]);
+  if (values[2] >= 0) m->set_bytes(values[2]);
   if (values[4] >= 0) m->set_req(values[4]);
 }
 

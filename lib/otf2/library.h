@@ -23,7 +23,8 @@ inline constexpr char kSiteAttribute[] = "rp::site";
 // communicator (COMM); tag, bytes, req: INT64.
 // Probes (no OTF2 event either) carry the same, with req -1, so that the
 // message a matched probe took stays its own; matched probes and receives
-// carry their message handle as "rp::msg" (INT64).
+// carry their message handle as "rp::msg" (INT64). A value not known is
+// -1 (bytes of a probe that found no message; req of a probe).
 inline constexpr const char* kInitAttributes[] = {"rp::peer", "rp::tag", "rp::bytes", "rp::comm", "rp::req"};
 inline constexpr int kInitAttributeCount = 5;
 inline constexpr char kMsgAttribute[] = "rp::msg";
