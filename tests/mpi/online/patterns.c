@@ -157,6 +157,8 @@ static void chain_receive(const char* how, int from, int* buf) {
     MPI_Mprobe(from, 1, MPI_COMM_WORLD, &m, &st);
     MPI_Mrecv(&buf[0], 1, MPI_INT, &m, MPI_STATUS_IGNORE);
     int flag = 0;
+    MPI_Improbe(from, 3, MPI_COMM_WORLD, &flag, &m, &st);  // tag 3 is never sent: a probe that finds nothing
+    flag = 0;
     while (!flag) MPI_Improbe(from, 2, MPI_COMM_WORLD, &flag, &m, &st);
     MPI_Request r;
     MPI_Imrecv(&buf[1], 1, MPI_INT, &m, &r);
