@@ -14,8 +14,8 @@
  *                 blocking, nonblocking (Irecv/Isend, Waitall), waitany,
  *                 waitsome, test (Test loops), persistent (Startall), sendrecv
  *                 (MPI_PROC_NULL on the other side), anysource (ANY_SOURCE and
- *                 ANY_TAG), probe (Probe, Recv), mprobe (Mprobe/Mrecv, then
- *                 Improbe/Imrecv).
+ *                 ANY_TAG), probe (Probe, Recv), mprobe (Mprobe/Mrecv, an
+ *                 Improbe that finds nothing, then Improbe/Imrecv).
  *   wildcard      pairs (2i, 2i + 1): the sender works W, sends tag 1, works
  *                 W/2, sends tag 1 again; the receiver has posted a wildcard
  *                 receive, then one from the sender: the second message is
