@@ -8,8 +8,9 @@
 #     ~1 s a run: 2 ranks, one a core, spinning that long between
 #     MPI_Allreduces; 4 ranks, two a core, sleeping (every collective then
 #     waits for the scheduler to wake the ranks);
-#  3. the same per message and at 0.1 and 1 ms with 5 representative
-#     paths kept too (RP_ONLINE_PATHS=5, rp-record --online-paths 5);
+#  3. the same per message and at 0.1, 1 and 10 ms with 5 representative
+#     paths kept too (RP_ONLINE_PATHS=5, rp-record --online-paths 5), and
+#     with their path profiles (200 Hz samples as well);
 #  4. the same per message and at 0.1, 1 and 10 ms with critical path
 #     zeroing (RP_ONLINE_ZEROING=1, rp-record --online-zeroing);
 #  5. the same per message and at 1 ms with 200 Hz samples naming the
@@ -81,7 +82,10 @@ syncs "" 2 0.1 1 10
 syncs "" 4 0.1 1 10
 extra=(-x RP_ONLINE_PATHS=5)
 per_message ", 5 paths too"
-syncs ", 5 paths too" 2 0.1 1
+syncs ", 5 paths too" 2 0.1 1 10
+extra=(-x RP_ONLINE_PATHS=5 -x RP_SAMPLE_HZ=200)
+per_message ", 5 path profiles too"
+syncs ", 5 path profiles too" 2 0.1 1 10
 extra=(-x RP_ONLINE_ZEROING=1)
 per_message ", zeroing too"
 syncs ", zeroing too" 2 0.1 1 10
