@@ -7,6 +7,7 @@
 //   RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm, mine));
 //   // all[p]: process p's bytes (an error of any process is returned instead)
 //   RP_RETURN_IF_ERROR(comm.Allreduce(&slots, sizeof(Slot), Fold));  // a fixed size, whatever the processes
+//   RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.Alltoallv(out));  // out[q] to q; in[p] from p
 #ifndef RP_LIB_DIST_COMM_H_
 #define RP_LIB_DIST_COMM_H_
 
@@ -35,6 +36,10 @@ class Comm {
   // the processes wait on each other.
   using Combine = void (*)(const char* in, char* inout, size_t slots);
   virtual Status Allreduce(std::string* inout, size_t slot_bytes, Combine combine) = 0;
+  // `to[q]` (one per process, maybe empty) delivered to process q; returns
+  // what each process sent this one, by process (MPI_Alltoallv): what
+  // crosses between two processes only, not everything to everyone.
+  virtual Expected<std::vector<std::string>> Alltoallv(const std::vector<std::string>& to) = 0;
 };
 
 // An Allreduce's fold for slots of a trivially copyable T whose Add(in)

@@ -50,6 +50,47 @@ class MpiComm : public Comm {
     return all;
   }
 
+  Expected<std::vector<std::string>> Alltoallv(const std::vector<std::string>& to) override {
+    if (static_cast<int>(to.size()) != size_) return InputError("Alltoallv: one buffer per process");
+    std::vector<int64_t> send_lengths(size_), lengths(size_);
+    for (int p = 0; p < size_; ++p) send_lengths[p] = static_cast<int64_t>(to[p].size());
+    if (MPI_Alltoall(send_lengths.data(), 1, MPI_INT64_T, lengths.data(), 1, MPI_INT64_T, MPI_COMM_WORLD) !=
+        MPI_SUCCESS) {
+      return InputError("MPI_Alltoall failed");
+    }
+    std::vector<std::string> from(size_);
+    for (int p = 0; p < size_; ++p) from[p].resize(lengths[p]);
+    // Counts and displacements are ints: rounds of at most kRound bytes
+    // between any two processes, whose totals fit one.
+    const int64_t kRound = std::max<int64_t>(INT32_MAX / size_, 1);
+    int64_t most = 0;
+    for (int p = 0; p < size_; ++p) most = std::max({most, lengths[p], send_lengths[p]});
+    int64_t rounds = (most + kRound - 1) / kRound;
+    // Every process makes as many rounds: the most any sends or receives.
+    if (MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) {
+      return InputError("MPI_Allreduce failed");
+    }
+    for (int64_t round = 0; round < rounds; ++round) {
+      const int64_t done = round * kRound;
+      std::vector<int> send_counts(size_), send_displs(size_), counts(size_), displs(size_);
+      std::string packed_out, packed_in;
+      for (int p = 0; p < size_; ++p) {
+        send_counts[p] = static_cast<int>(std::clamp<int64_t>(send_lengths[p] - done, 0, kRound));
+        counts[p] = static_cast<int>(std::clamp<int64_t>(lengths[p] - done, 0, kRound));
+        send_displs[p] = static_cast<int>(packed_out.size());
+        displs[p] = p == 0 ? 0 : displs[p - 1] + counts[p - 1];
+        if (send_counts[p] > 0) packed_out.append(to[p], done, send_counts[p]);
+      }
+      packed_in.resize(static_cast<size_t>(displs[size_ - 1]) + counts[size_ - 1]);
+      if (MPI_Alltoallv(packed_out.data(), send_counts.data(), send_displs.data(), MPI_BYTE, packed_in.data(),
+                        counts.data(), displs.data(), MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        return InputError("MPI_Alltoallv failed");
+      }
+      for (int p = 0; p < size_; ++p) std::copy_n(packed_in.data() + displs[p], counts[p], from[p].data() + done);
+    }
+    return from;
+  }
+
   Status Allreduce(std::string* inout, size_t slot_bytes, Combine combine) override {
     if (slot_bytes == 0 || inout->size() % slot_bytes != 0) return InputError("Allreduce: a partial slot");
     const size_t slots = inout->size() / slot_bytes;

@@ -267,22 +267,21 @@ int64_t WindowReader::Reached() {
 
 bool WindowReader::Clean(int64_t k) const {
   if (boundaries_ == Boundaries::kEverySync) return true;
-  int64_t sent = 0, received = 0;
+  SyncParts parts;
+  CleanParts(k, &parts);
+  return parts.active == 0 && parts.sent == parts.received;
+}
+
+void WindowReader::CleanParts(int64_t k, SyncParts* parts) const {
   for (const RankState& r : ranks_) {
-    if (r.at_base + r.pending() < k) {
-      // A rank that delivered all its events without reaching this
-      // synchronization (it died): what it left stands.
-      if (r.active != 0) return false;
-      sent += r.sent;
-      received += r.received;
-      continue;
-    }
-    const RankState::AtSync& at = r.pending_at(k);
-    if (at.active != 0) return false;
-    sent += at.sent;
-    received += at.received;
+    // A rank that delivered all its events without reaching this
+    // synchronization (it died): what it left stands.
+    const bool left = r.at_base + r.pending() < k;
+    const RankState::AtSync at = left ? RankState::AtSync{r.active, r.sent, r.received} : r.pending_at(k);
+    parts->active += at.active;
+    parts->sent += at.sent;
+    parts->received += at.received;
   }
-  return sent == received;
 }
 
 // Ranks index arrays and Event keeps MPI ints (ranks, tags, roots) and the
@@ -631,8 +630,9 @@ void WindowReader::Emit(bool ends_with_sync, Window* window) {
   window->index = window_index_++;
   window->ends_with_sync = ends_with_sync;
   for (auto& r : window->by_rank) r.clear();
-  if (Live() == 0) {
+  if (Live() == 0) {  // (a distributed read: other processes hold its lines)
     window->Clear();
+    window->ends_with_sync = ends_with_sync;
     return;
   }
   // The window takes the bucket's vectors; the bucket keeps the window's
@@ -780,6 +780,7 @@ std::vector<std::string> InputReport::Warnings(int64_t hold_limit) const {
 }
 
 Expected<bool> WindowReader::Next(Window* window) {
+  if (judge_ != nullptr) return NextJudged(window);
   for (;;) {
     if (records_read_ >= next_hold_check_) GiveUpSilentRanks();
     // A boundary every rank has reached: clean ones end the window.
@@ -827,6 +828,72 @@ Expected<bool> WindowReader::Next(Window* window) {
     if (record_.type == trace::RecordType::kHeader) continue;  // later inputs' headers: InputSet drops them
     RP_RETURN_IF_ERROR(BufferRecord());
   }
+}
+
+// Next() of a distributed read: the same steps, each boundary decided with
+// the other processes (BoundaryJudge).
+Expected<bool> WindowReader::NextJudged(Window* window) {
+  for (;;) {
+    if (finished_) return false;
+    while (!judged_out_ && (next_boundary_ <= Reached() || input_done_)) {
+      bool emitted = false;
+      RP_ASSIGN_OR_RETURN(bool judged, JudgeNext(window, &emitted));
+      if (!judged) judged_out_ = true;
+      if (emitted) return true;
+    }
+    if (have_first_) {
+      have_first_ = false;
+      RP_RETURN_IF_ERROR(BufferRecord());
+      continue;
+    }
+    if (input_done_) {
+      // The last window: every process's lines left, if any has some.
+      SyncParts mine;
+      for (size_t i = first_; i < buckets_.size(); ++i) mine.lines += static_cast<int64_t>(buckets_[i]->window.lines.size());
+      RP_ASSIGN_OR_RETURN(SyncParts all, judge_->Judge(mine));
+      finished_ = true;
+      if (all.lines == 0) return false;
+      MergeAll();
+      Emit(false, window);
+      return true;
+    }
+    RP_ASSIGN_OR_RETURN(bool more, input_.Next(&record_));
+    if (!more) {
+      input_done_ = true;
+      continue;
+    }
+    ++records_read_;
+    if (record_.type == trace::RecordType::kHeader) continue;
+    RP_RETURN_IF_ERROR(BufferRecord());
+  }
+}
+
+Expected<bool> WindowReader::JudgeNext(Window* window, bool* emitted) {
+  const int64_t k = next_boundary_;
+  SyncParts mine;
+  Reached();  // fewest_ and most_ up to date
+  mine.fewest = fewest_;
+  mine.most = most_;
+  if (boundaries_ == Boundaries::kClean) CleanParts(k, &mine);
+  mine.lines = Live() > 0 ? static_cast<int64_t>(buckets_[first_]->window.lines.size()) : 0;
+  RP_ASSIGN_OR_RETURN(SyncParts all, judge_->Judge(mine));
+  // As the one-process reader: boundary k is there when every rank still
+  // delivering has reached it and some rank has.
+  if (std::min(all.fewest, all.most) < k) return false;
+  ++next_boundary_;
+  const bool clean = boundaries_ == Boundaries::kEverySync || (all.active == 0 && all.sent == all.received);
+  for (RankState& r : ranks_) {
+    while (r.pending() > 0 && r.at_base < k) r.PopPending();
+  }
+  const bool forced = !clean && all.lines >= hold_limit_;
+  if (clean || forced) {
+    if (forced && report_.unclean_cuts++ == 0) report_.first_unclean_cut = k;
+    Emit(true, window);
+    *emitted = all.lines > 0;
+  } else if (Live() > 1) {
+    MergeNext();
+  }
+  return true;
 }
 
 int64_t ApplicationStart(const Window& w) {

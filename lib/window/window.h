@@ -179,6 +179,37 @@ struct ReadConfig {
   std::function<void(int64_t records_read)> progress;
 };
 
+// A distributed read (lib/dist): each process's reader reads some ranks
+// (trace::InputSet::SelectParts) and the windows must end at the same
+// synchronizations on all of them. At each global synchronization k in
+// turn — once its ranks have all reached k, or its input is done — every
+// process's reader gives its part of what decides k, and gets back the
+// parts of all added up; then they decide alike. With its windows cut
+// there, a process's window k holds its ranks' records of the window the
+// one-process reader would give.
+struct SyncParts {
+  int64_t fewest = INT64_MAX;  // synchronizations of its ranks still delivering, the fewest
+  int64_t most = 0;            // and the most any of its ranks completed
+  int64_t active = 0;          // requests active at k
+  int64_t sent = 0, received = 0;  // messages sent and received before k
+  int64_t lines = 0;           // lines of the window k may end (the final call: all lines left)
+  void Add(const SyncParts& o) {
+    fewest = std::min(fewest, o.fewest);
+    most = std::max(most, o.most);
+    active += o.active;
+    sent += o.sent;
+    received += o.received;
+    lines += o.lines;
+  }
+};
+class BoundaryJudge {
+ public:
+  virtual ~BoundaryJudge() = default;
+  // Every process calls it as often, in the same turn: for k = 1, 2, ...
+  // until a k no rank will reach, then once more when its input is done.
+  virtual Expected<SyncParts> Judge(const SyncParts& mine) = 0;
+};
+
 class WindowReader {
  public:
   explicit WindowReader(trace::InputSet& input, Boundaries boundaries = Boundaries::kClean,
@@ -193,6 +224,14 @@ class WindowReader {
 
   // The next window; false after the last.
   Expected<bool> Next(Window* window);
+
+  // Reads as one process of a distributed read; `judge` must outlive the
+  // reader. Ranks are not given up for --hold (that depends on the order
+  // of the whole stream's records); a window that holds the hold limit's
+  // lines over all processes still ends at the next synchronization. A
+  // window may hold none of this process's lines: every process gets
+  // every window.
+  void SetJudge(BoundaryJudge* judge) { judge_ = judge; }
 
   int64_t hold_limit() const { return hold_limit_; }
   const InputReport& input_report() const { return report_; }
@@ -249,6 +288,12 @@ class WindowReader {
   int64_t Reached();  // fewest synchronizations completed by a rank still delivering
   bool Delivering(const RankState& r) const { return r.expected < 0 || r.seen < r.expected; }
   bool Clean(int64_t k) const;
+  // Clean()'s sums over this process's ranks (SyncParts::active, sent, received).
+  void CleanParts(int64_t k, SyncParts* parts) const;
+  Expected<bool> NextJudged(Window* window);
+  // Judges synchronization k with the other processes; false when no rank
+  // will reach it (no more boundaries).
+  Expected<bool> JudgeNext(Window* window, bool* emitted);
   RankState& Rank(int64_t rank);
   int64_t RankLimit() const;
   Status RankError(int64_t rank) const;  // for record_, of rank outside 0..RankLimit() - 1
@@ -325,6 +370,9 @@ class WindowReader {
   int64_t next_hold_check_ = 0;  // records_read_ at which to look for silent ranks
   InputReport report_;
   int64_t next_boundary_ = 1;  // the synchronization instance that may end the window
+  BoundaryJudge* judge_ = nullptr;
+  bool judged_out_ = false;  // judged: no more boundaries
+  bool finished_ = false;    // judged: the last window was given
   int64_t window_index_ = 0;
 };
 
