@@ -18,6 +18,10 @@ inline constexpr int32_t kNone = INT32_MIN;  // field absent
 // tools may be anything, and larger ones go to maps.
 inline constexpr int32_t kDenseSites = 1 << 20;
 inline constexpr int64_t kNoId = INT64_MIN;  // req or msg absent
+// Event::line of a ghost: in a distributed analysis, another process's
+// event put into this process's window because one of its events depends
+// on it (lib/match/distributed.h). It has no line and no arrays.
+inline constexpr uint32_t kGhostLine = UINT32_MAX;
 
 struct Event {
   // Every field absent (kNone, kNoId), times, counts and sizes 0.
@@ -50,6 +54,7 @@ struct Event {
   uint32_t started_begin, started_count;      // Window::ids
   uint32_t line;  // index of its line in the window (Window::lines)
 
+  bool ghost() const { return line == kGhostLine; }
   const mpi::Function* function() const { return fn >= 0 ? &mpi::kFunctions[fn] : nullptr; }
   mpi::Category category() const { return fn >= 0 ? mpi::kFunctions[fn].category : mpi::Category::kPcontrol; }
   mpi::Collective collective() const {

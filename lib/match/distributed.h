@@ -1,0 +1,90 @@
+// Matching a window across the processes of a distributed analysis
+// (mpirun -np P rp-<stage>-mpi): each process reads some ranks' events
+// (a distributed read, lib/dist/judge.h) and its messages and collectives
+// have partners on other processes' ranks.
+//
+// Each process walks its ranks' events into operations as Match() does,
+// then sends each other process what crosses to it: the sends to its
+// ranks, the (resolved) receives from its ranks, and every call of a
+// collective its ranks are members of, each with its events. Those events
+// join the receiving process's window as ghosts (Event::ghost(): no line,
+// no arrays), placed in the window's order — the whole stream's order,
+// (phase, t0, rank, seq) — so that event indices compare as in the
+// one-process window. Then pairing and grouping run on the window as
+// Match() runs them: the matching lists every message and collective that
+// has an event of this process, and the same pair of events for a message
+// on both its processes. Unmatched operations are counted where the key's
+// destination rank is read, incomplete and mismatched collectives where
+// their lowest rank and their members are: summed over the processes, the
+// counts are Match()'s on the whole window.
+//
+// What crosses, per window: a message between two processes' ranks
+// travels both ways once (its send to the receiver's process, its receive
+// to the sender's); a collective's calls go to every process holding a
+// member (a world collective: every call to every process).
+//
+//   RP_ASSIGN_OR_RETURN(match::Owners owners, match::ShareOwners(comm, input.first_rank(), input.last_rank()));
+//   match::Ghosts ghosts;
+//   RP_ASSIGN_OR_RETURN(match::Matching m, match::MatchAcross(comm, owners, dict, &window, &ghosts));
+#ifndef RP_LIB_MATCH_DISTRIBUTED_H_
+#define RP_LIB_MATCH_DISTRIBUTED_H_
+
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/dist/comm.h"
+#include "lib/match/match.h"
+
+namespace rp::match {
+
+// Which process reads which ranks: contiguous groups, one per process
+// (first > last: none).
+struct Owners {
+  std::vector<std::pair<int64_t, int64_t>> groups;
+  int Of(int64_t rank) const;  // -1: no process
+};
+// Every process's group, from each process's own (InputSet::first_rank(), last_rank()).
+Expected<Owners> ShareOwners(dist::Comm& comm, int64_t first, int64_t last);
+
+// An event's place in the whole stream: (phase, t0, rank, seq); phase -1
+// when absent (trace::Reader::OrderKey, with seq for a rank's own order).
+struct EventOrder {
+  int64_t phase, t0, rank, seq;
+  static EventOrder Of(const window::Event& e);
+  auto operator<=>(const EventOrder&) const = default;
+};
+
+// The ghosts of a window after MatchAcross.
+struct Ghosts {
+  struct RankSeq {
+    int64_t rank, seq;
+    bool operator==(const RankSeq&) const = default;
+  };
+  struct Hash {
+    size_t operator()(const RankSeq& k) const {
+      return static_cast<size_t>(static_cast<uint64_t>(k.rank) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(k.seq));
+    }
+  };
+  // Each ghost's event index.
+  std::unordered_map<RankSeq, uint32_t, Hash> index;
+  // Each of this process's events (by index) the processes it was sent
+  // to, ascending; empty for most.
+  std::vector<std::vector<int>> holders;
+  uint32_t Find(int64_t rank, int64_t seq) const {
+    auto it = index.find({rank, seq});
+    return it == index.end() ? UINT32_MAX : it->second;
+  }
+};
+
+// Matches `*window` (this process's ranks' records) with the other
+// processes', adding the partners' events as ghosts. Every process calls
+// it for every window, in the same turn.
+Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const window::Dictionary& dict,
+                               window::Window* window, Ghosts* ghosts);
+
+}  // namespace rp::match
+
+#endif  // RP_LIB_MATCH_DISTRIBUTED_H_
