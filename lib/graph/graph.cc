@@ -22,7 +22,8 @@ uint32_t Graph::AddHub(const std::vector<uint32_t>& entry_events) {
   return static_cast<uint32_t>(hubs_.size() - 1);  // index; node id once events are known
 }
 
-Graph::Graph(const window::Window& window, const match::Matching& matching) : w_(&window) {
+Graph::Graph(const window::Window& window, const match::Matching& matching, bool distributed)
+    : w_(&window), distributed_(distributed) {
   const uint32_t n = events();
   previous_exit_.assign(n, kNoNode);
   compute_.assign(n, 0);
@@ -38,7 +39,7 @@ Graph::Graph(const window::Window& window, const match::Matching& matching) : w_
   for (size_t i = 0; i < hub_edges.size(); i += 2) Depend(2 * n + hub_edges[i + 1], hub_edges[i], true, &edges);
   IndexCrossEdges(&edges);
   for (uint32_t e = 0; e < n; ++e) SetWait(e);
-  Sort();
+  if (!distributed_) Sort();
 }
 
 // Program edges: each call after the previous one of its rank, with the
@@ -66,6 +67,7 @@ void Graph::LinkRanks() {
 // hub >= 2n), unless it would go back in time.
 void Graph::Depend(uint32_t source, uint32_t to, bool causal, Edges* edges) {
   if (source == kNoNode || to == kNoEvent || source == Entry(to)) return;
+  if (w_->events[to].ghost()) return;  // its own process builds it
   const uint32_t n = events();
   const int64_t source_time = source >= 2 * n ? hubs_[source - 2 * n].time : w_->events[EventOf(source)].t0;
   if (source_time > w_->events[to].t1) {
@@ -122,7 +124,7 @@ void Graph::AddCollective(const match::Collective& c, Edges* edges, std::vector<
       break;
     }
     case Collective::kNeighbour:
-      ++problems_.neighbour_collectives;
+      if (!window.events[c.entries.front()].ghost()) ++problems_.neighbour_collectives;  // counted once
       break;
     case Collective::kNone:
       break;
@@ -162,117 +164,83 @@ void Graph::SetWait(uint32_t e) {
 
 int64_t Graph::application_start() const { return window::ApplicationStart(*w_); }
 
-// Kahn's algorithm with one cursor per rank: a rank advances until its next
-// node is an exit still waiting for a partner; a hub is placed as soon as
-// its last member's entry is.
 void Graph::Sort() {
-  const std::vector<std::vector<uint32_t>>& by_rank = w_->by_rank;
-  const uint32_t n = events();
-  const uint32_t total = nodes();
+  order_.clear();
+  order_.reserve(nodes());
+  Schedule schedule(*this);
+  auto placed = [this](uint32_t node) { order_.push_back(node); };
+  for (;;) {
+    schedule.Advance(placed);
+    if (schedule.done()) break;
+    schedule.BreakCycle(schedule.Victim());
+  }
+  schedule.PlaceLeftHubs(placed);
+}
+
+Schedule::Schedule(Graph& g) : g_(g), n_(g.events()), total_(g.nodes()) {
+  const std::vector<std::vector<uint32_t>>& by_rank = g.w_->by_rank;
   // Edges by source: entries and hubs to the exits (and hubs) waiting on them.
-  std::vector<uint32_t> out_start(total + 1, 0), out;
-  for (const CrossEdge& c : in_) ++out_start[c.from + 1];
-  for (uint32_t m : members_) ++out_start[m + 1];
-  for (uint32_t i = 0; i < total; ++i) out_start[i + 1] += out_start[i];
-  out.resize(out_start[total]);
+  // Edges a cycle break dropped (weight -1) are no dependencies: a graph
+  // scheduled again (a distributed what-if pass) is not stuck on them.
+  out_start_.assign(total_ + 1, 0);
+  for (const CrossEdge& c : g.in_) {
+    if (c.weight >= 0) ++out_start_[c.from + 1];
+  }
+  for (uint32_t m : g.members_) ++out_start_[m + 1];
+  for (uint32_t i = 0; i < total_; ++i) out_start_[i + 1] += out_start_[i];
+  out_.resize(out_start_[total_]);
   {
-    std::vector<uint32_t> fill(out_start.begin(), out_start.end() - 1);
-    for (uint32_t to = 0; to < n; ++to) {
-      for (uint32_t i = in_start_[to]; i < in_start_[to + 1]; ++i) out[fill[in_[i].from]++] = Exit(to);
+    std::vector<uint32_t> fill(out_start_.begin(), out_start_.end() - 1);
+    for (uint32_t to = 0; to < n_; ++to) {
+      for (uint32_t i = g.in_start_[to]; i < g.in_start_[to + 1]; ++i) {
+        if (g.in_[i].weight >= 0) out_[fill[g.in_[i].from]++] = Exit(to);
+      }
     }
-    for (size_t h = 0; h < hubs_.size(); ++h) {
-      for (uint32_t i = hubs_[h].begin; i < hubs_[h].end; ++i) out[fill[members_[i]]++] = 2 * n + static_cast<uint32_t>(h);
+    for (size_t h = 0; h < g.hubs_.size(); ++h) {
+      for (uint32_t i = g.hubs_[h].begin; i < g.hubs_[h].end; ++i) out_[fill[g.members_[i]]++] = 2 * n_ + static_cast<uint32_t>(h);
     }
   }
   // Unmet dependencies of each exit (indexed by event) and hub.
-  std::vector<uint32_t> waiting(n + hubs_.size());
-  for (uint32_t e = 0; e < n; ++e) waiting[e] = in_start_[e + 1] - in_start_[e];
-  for (size_t h = 0; h < hubs_.size(); ++h) waiting[n + h] = hubs_[h].end - hubs_[h].begin;
-  std::vector<uint8_t> done(total, 0);
-  std::vector<size_t> cursor(by_rank.size(), 0);  // 2 * position + is-exit
-  std::vector<uint8_t> blocked(by_rank.size(), 0);
-  std::vector<uint32_t> ready, released;
+  waiting_.assign(n_ + g.hubs_.size(), 0);
+  for (uint32_t e = 0; e < n_; ++e) {
+    for (uint32_t i = g.in_start_[e]; i < g.in_start_[e + 1]; ++i) waiting_[e] += g.in_[i].weight >= 0;
+  }
+  for (size_t h = 0; h < g.hubs_.size(); ++h) waiting_[n_ + h] = g.hubs_[h].end - g.hubs_[h].begin;
+  done_.assign(total_, 0);
+  cursor_.assign(by_rank.size(), 0);
+  blocked_.assign(by_rank.size(), 0);
   for (size_t r = by_rank.size(); r-- > 0;) {
-    if (!by_rank[r].empty()) ready.push_back(static_cast<uint32_t>(r));
+    if (!by_rank[r].empty()) ready_.push_back(static_cast<uint32_t>(r));
+    own_calls_ += 2 * by_rank[r].size();
   }
-  order_.clear();
-  order_.reserve(total);
-  // Places a source node and everything it releases.
-  auto place = [&](uint32_t source) {
-    released.assign(1, source);
-    while (!released.empty()) {
-      const uint32_t node = released.back();
-      released.pop_back();
-      order_.push_back(node);
-      done[node] = 1;
-      for (uint32_t i = out_start[node]; i < out_start[node + 1]; ++i) {
-        const uint32_t to = out[i];
-        if (to >= 2 * n) {
-          if (--waiting[n + (to - 2 * n)] == 0) released.push_back(to);
-          continue;
-        }
-        const uint32_t e = EventOf(to);
-        if (done[to] || waiting[e] == 0) continue;  // freed by a cycle break
-        if (--waiting[e] == 0) {
-          const uint32_t rank = static_cast<uint32_t>(w_->events[e].rank);
-          if (blocked[rank] && by_rank[rank][cursor[rank] / 2] == e) {
-            blocked[rank] = 0;
-            ready.push_back(rank);
-          }
-        }
-      }
-    }
-  };
-  size_t calls_placed = 0;
-  while (calls_placed < 2 * static_cast<size_t>(n)) {
-    if (ready.empty()) {
-      // Every rank waits on another: a cycle (equal or inconsistent times).
-      // Free the earliest blocked exit from the dependencies it still awaits.
-      uint32_t victim = kNoNode;
-      size_t victim_rank = 0;
-      for (size_t r = 0; r < by_rank.size(); ++r) {
-        if (!blocked[r]) continue;
-        const uint32_t node = Exit(by_rank[r][cursor[r] / 2]);
-        if (victim == kNoNode || time(node) < time(victim) || (time(node) == time(victim) && node < victim)) {
-          victim = node, victim_rank = r;
-        }
-      }
-      const uint32_t e = EventOf(victim);
-      for (uint32_t i = in_start_[e]; i < in_start_[e + 1]; ++i) {
-        if (!done[in_[i].from]) {
-          in_[i].weight = -1;
-          ++problems_.cycle_edges;
-        }
-      }
-      SetWait(e);
-      waiting[e] = 0;
-      blocked[victim_rank] = 0;
-      ready.push_back(static_cast<uint32_t>(victim_rank));
-    }
-    const uint32_t r = ready.back();
-    ready.pop_back();
-    const std::vector<uint32_t>& events = by_rank[r];
-    while (cursor[r] < 2 * events.size()) {
-      const uint32_t e = events[cursor[r] / 2];
-      const bool exit = cursor[r] & 1;
-      if (exit && waiting[e] > 0) {
-        blocked[r] = 1;
-        break;
-      }
-      ++cursor[r];
-      ++calls_placed;
-      if (exit) {
-        order_.push_back(Exit(e));
-        done[Exit(e)] = 1;
-      } else {
-        place(Entry(e));
-      }
+}
+
+uint32_t Schedule::Victim() const {
+  const std::vector<std::vector<uint32_t>>& by_rank = g_.w_->by_rank;
+  uint32_t victim = kNoNode;
+  for (size_t r = 0; r < by_rank.size(); ++r) {
+    if (!blocked_[r]) continue;
+    const uint32_t node = Exit(by_rank[r][cursor_[r] / 2]);
+    if (victim == kNoNode || g_.time(node) < g_.time(victim) || (g_.time(node) == g_.time(victim) && node < victim)) {
+      victim = node;
     }
   }
-  // Hubs whose members never all entered (cannot happen: every entry is placed).
-  for (size_t h = 0; h < hubs_.size(); ++h) {
-    if (!done[2 * n + h]) order_.push_back(2 * n + static_cast<uint32_t>(h));
+  return victim;
+}
+
+void Schedule::BreakCycle(uint32_t victim) {
+  const uint32_t e = EventOf(victim);
+  for (uint32_t i = g_.in_start_[e]; i < g_.in_start_[e + 1]; ++i) {
+    if (!done_[g_.in_[i].from]) {
+      g_.in_[i].weight = -1;
+      ++g_.problems_.cycle_edges;
+    }
   }
+  g_.SetWait(e);
+  waiting_[e] = 0;
+  const uint32_t rank = static_cast<uint32_t>(g_.w_->events[e].rank);
+  blocked_[rank] = 0;
+  ready_.push_back(rank);
 }
 
 }  // namespace rp::graph

@@ -80,10 +80,18 @@ struct GraphProblems {
   }
 };
 
+class Schedule;
+
 class Graph {
  public:
   Graph() = default;
-  Graph(const window::Window& window, const match::Matching& matching);
+  // `distributed`: the window is one process's of a distributed analysis,
+  // with ghosts (window::Event::ghost()) for its partners' events on other
+  // processes: no edge goes into a ghost's exit (its own process builds
+  // that), problems are counted for this process's calls only, and there
+  // is no order(): the nodes are scheduled as the ghosts' path lengths
+  // arrive (Schedule, lib/graph/distributed.h).
+  Graph(const window::Window& window, const match::Matching& matching, bool distributed = false);
 
   const window::Window& window() const { return *w_; }
   uint32_t events() const { return static_cast<uint32_t>(w_->events.size()); }
@@ -119,8 +127,9 @@ class Graph {
   // The entry of the latest partner a call depended on, kNoNode if none.
   uint32_t latest_partner(uint32_t event) const { return latest_[event]; }
 
-  // Every node once, each after all its predecessors.
+  // Every node once, each after all its predecessors (none when distributed).
   const std::vector<uint32_t>& order() const { return order_; }
+  bool distributed() const { return distributed_; }
   // Each rank's first and last event in the window (kNoNode if none).
   uint32_t first_event(size_t rank) const { return rank < first_.size() ? first_[rank] : kNoNode; }
   uint32_t last_event(size_t rank) const { return rank < last_.size() ? last_[rank] : kNoNode; }
@@ -133,6 +142,7 @@ class Graph {
   int64_t application_start() const;
 
  private:
+  friend class Schedule;
   struct Hub {
     uint32_t begin, end;  // into members_
     int64_t time;         // latest member entry
@@ -161,7 +171,120 @@ class Graph {
   std::vector<uint32_t> order_;
   std::vector<uint32_t> first_, last_;
   GraphProblems problems_;
+  bool distributed_ = false;
 };
+
+// Kahn's algorithm with one cursor per rank over a graph's nodes: a rank
+// advances until its next node is an exit still waiting for a partner; a
+// hub is placed as soon as its last member's entry is. Ghost entries (a
+// distributed graph) are placed when Release says their lengths came.
+// When every rank waits on another, the dependencies form a cycle (equal
+// or inconsistent times): BreakCycle frees the earliest blocked exit from
+// the dependencies it still awaits, weighing them -1 (dropped, counted).
+class Schedule {
+ public:
+  explicit Schedule(Graph& g);
+  // Places every node it can, calling placed(node) for each in order
+  // (not for ghosts).
+  template <typename Placed>
+  void Advance(Placed&& placed);
+  // A ghost entry's length came: it is placed, and what waited on it may be.
+  template <typename Placed>
+  void Release(uint32_t ghost_entry, Placed&& placed);
+  // Every call of the graph's own ranks placed.
+  bool done() const { return calls_placed_ == own_calls_; }
+  // With nothing to place and not done: the exit to free, the earliest
+  // blocked one by (time, node); kNoNode if none is blocked here.
+  uint32_t Victim() const;
+  void BreakCycle(uint32_t exit);
+  // Hubs never placed (members that never entered: none in a whole graph).
+  template <typename Placed>
+  void PlaceLeftHubs(Placed&& placed);
+
+ private:
+  template <typename Placed>
+  void Place(uint32_t source, bool call_placed, Placed&& placed);
+  Graph& g_;
+  uint32_t n_ = 0, total_ = 0;
+  std::vector<uint32_t> out_start_, out_;
+  std::vector<uint32_t> waiting_;  // exits by event, then hubs
+  std::vector<uint8_t> done_;
+  std::vector<size_t> cursor_;     // 2 * position + is-exit, by rank
+  std::vector<uint8_t> blocked_;
+  std::vector<uint32_t> ready_, released_;
+  size_t calls_placed_ = 0, own_calls_ = 0;
+};
+
+template <typename Placed>
+void Schedule::Place(uint32_t source, bool call_placed, Placed&& placed) {
+  const std::vector<std::vector<uint32_t>>& by_rank = g_.w_->by_rank;
+  released_.assign(1, source);
+  bool first = true;
+  while (!released_.empty()) {
+    const uint32_t node = released_.back();
+    released_.pop_back();
+    if (!first || call_placed) placed(node);
+    first = false;
+    done_[node] = 1;
+    for (uint32_t i = out_start_[node]; i < out_start_[node + 1]; ++i) {
+      const uint32_t to = out_[i];
+      if (to >= 2 * n_) {
+        if (--waiting_[n_ + (to - 2 * n_)] == 0) released_.push_back(to);
+        continue;
+      }
+      const uint32_t e = EventOf(to);
+      if (done_[to] || waiting_[e] == 0) continue;  // freed by a cycle break
+      if (--waiting_[e] == 0) {
+        const uint32_t rank = static_cast<uint32_t>(g_.w_->events[e].rank);
+        if (rank < blocked_.size() && blocked_[rank] && by_rank[rank][cursor_[rank] / 2] == e) {
+          blocked_[rank] = 0;
+          ready_.push_back(rank);
+        }
+      }
+    }
+  }
+}
+
+template <typename Placed>
+void Schedule::Advance(Placed&& placed) {
+  const std::vector<std::vector<uint32_t>>& by_rank = g_.w_->by_rank;
+  while (!ready_.empty()) {
+    const uint32_t r = ready_.back();
+    ready_.pop_back();
+    const std::vector<uint32_t>& events = by_rank[r];
+    while (cursor_[r] < 2 * events.size()) {
+      const uint32_t e = events[cursor_[r] / 2];
+      const bool exit = cursor_[r] & 1;
+      if (exit && waiting_[e] > 0) {
+        blocked_[r] = 1;
+        break;
+      }
+      ++cursor_[r];
+      ++calls_placed_;
+      if (exit) {
+        placed(Exit(e));
+        done_[Exit(e)] = 1;
+      } else {
+        Place(Entry(e), true, placed);
+      }
+    }
+  }
+}
+
+template <typename Placed>
+void Schedule::Release(uint32_t ghost_entry, Placed&& placed) {
+  if (!done_[ghost_entry]) Place(ghost_entry, false, placed);
+}
+
+template <typename Placed>
+void Schedule::PlaceLeftHubs(Placed&& placed) {
+  for (uint32_t h = 2 * n_; h < total_; ++h) {
+    if (!done_[h]) {
+      placed(h);
+      done_[h] = 1;
+    }
+  }
+}
 
 }  // namespace rp::graph
 

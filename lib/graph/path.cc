@@ -45,63 +45,68 @@ void AdvanceEnds(const Graph& g, const Length& length, std::vector<RankEnd>* end
 }  // namespace
 
 void LongestPath::Run(const Graph& g, const std::vector<RankEnd>& ends, int64_t run_start, const Zeroing* zero) {
-  const uint32_t n = g.nodes();
-  length_.resize(n);
-  pred_.resize(n);
-  const window::Window& w = g.window();
-  for (uint32_t node : g.order()) {
-    if (g.is_hub(node)) {
-      // The longest path among its members' (the latest of them on ties).
-      int64_t best = INT64_MIN;
-      uint32_t best_pred = kNoNode;
-      for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
-        if (length_[*m] > best || (length_[*m] == best && g.time(*m) > g.time(best_pred))) {
-          best = length_[*m], best_pred = *m;
-        }
-      }
-      length_[node] = best;
-      pred_[node] = best_pred;
-      continue;
-    }
-    const uint32_t e = EventOf(node);
-    const window::Event& ev = w.events[e];
-    const bool zeroed = zero != nullptr && zero->cut == nullptr && ev.site == zero->site;
-    if (!IsExit(node)) {
-      const uint32_t before = g.previous(node);
-      int64_t from, weight;
-      if (before != kNoNode) {
-        from = length_[before];
-        weight = g.compute(e);
-      } else {
-        const FirstEdge edge = IntoFirstCall(ends, ev, run_start);
-        from = edge.from, weight = edge.weight;
-      }
-      if (zero != nullptr && zero->cut != nullptr) {
-        weight = std::max<int64_t>(weight - zero->cut[e], 0);
-      } else if (zeroed && zero->compute) {
-        weight = 0;
-      }
-      length_[node] = from + weight;
-      pred_[node] = before;
-      continue;
-    }
-    const bool mpi_zeroed = zeroed && !zero->compute;
-    // Local edge first: on equal lengths the path stays on its rank, and
-    // among partners it follows the latest one (as backward replay does).
-    int64_t best = length_[node - 1] + (mpi_zeroed ? 0 : g.local(e));
-    uint32_t best_pred = node - 1;
-    int64_t best_time = INT64_MIN;
-    for (const CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
-      if (c->weight < 0) continue;  // dropped to break a cycle
-      const int64_t candidate = length_[c->from] + (mpi_zeroed ? 0 : c->weight);
-      const int64_t t = g.time(c->from);
-      if (candidate > best || (candidate == best && best_pred != node - 1 && t > best_time)) {
-        best = candidate, best_pred = c->from, best_time = t;
+  Prepare(g);
+  for (uint32_t node : g.order()) Visit(g, node, ends, run_start, zero);
+}
+
+void LongestPath::Prepare(const Graph& g) {
+  length_.resize(g.nodes());
+  pred_.resize(g.nodes());
+}
+
+void LongestPath::Visit(const Graph& g, uint32_t node, const std::vector<RankEnd>& ends, int64_t run_start,
+                        const Zeroing* zero) {
+  if (g.is_hub(node)) {
+    // The longest path among its members' (the latest of them on ties).
+    int64_t best = INT64_MIN;
+    uint32_t best_pred = kNoNode;
+    for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
+      if (length_[*m] > best || (length_[*m] == best && g.time(*m) > g.time(best_pred))) {
+        best = length_[*m], best_pred = *m;
       }
     }
     length_[node] = best;
     pred_[node] = best_pred;
+    return;
   }
+  const uint32_t e = EventOf(node);
+  const window::Event& ev = g.window().events[e];
+  const bool zeroed = zero != nullptr && zero->cut == nullptr && ev.site == zero->site;
+  if (!IsExit(node)) {
+    const uint32_t before = g.previous(node);
+    int64_t from, weight;
+    if (before != kNoNode) {
+      from = length_[before];
+      weight = g.compute(e);
+    } else {
+      const FirstEdge edge = IntoFirstCall(ends, ev, run_start);
+      from = edge.from, weight = edge.weight;
+    }
+    if (zero != nullptr && zero->cut != nullptr) {
+      weight = std::max<int64_t>(weight - zero->cut[e], 0);
+    } else if (zeroed && zero->compute) {
+      weight = 0;
+    }
+    length_[node] = from + weight;
+    pred_[node] = before;
+    return;
+  }
+  const bool mpi_zeroed = zeroed && !zero->compute;
+  // Local edge first: on equal lengths the path stays on its rank, and
+  // among partners it follows the latest one (as backward replay does).
+  int64_t best = length_[node - 1] + (mpi_zeroed ? 0 : g.local(e));
+  uint32_t best_pred = node - 1;
+  int64_t best_time = INT64_MIN;
+  for (const CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
+    if (c->weight < 0) continue;  // dropped to break a cycle
+    const int64_t candidate = length_[c->from] + (mpi_zeroed ? 0 : c->weight);
+    const int64_t t = g.time(c->from);
+    if (candidate > best || (candidate == best && best_pred != node - 1 && t > best_time)) {
+      best = candidate, best_pred = c->from, best_time = t;
+    }
+  }
+  length_[node] = best;
+  pred_[node] = best_pred;
 }
 
 void LongestPath::Advance(const Graph& g, std::vector<RankEnd>* ends) const {

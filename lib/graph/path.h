@@ -73,6 +73,13 @@ class LongestPath {
   // Lengths for every node of `g`, starting from `ends` (each rank's path
   // before this window; a rank not started begins at `run_start`).
   void Run(const Graph& g, const std::vector<RankEnd>& ends, int64_t run_start, const Zeroing* zero = nullptr);
+  // Run's steps, for a graph scheduled as ghosts' lengths arrive
+  // (distributed.h): room for every node, then each node after its
+  // predecessors; a ghost entry's length as its process sends it.
+  void Prepare(const Graph& g);
+  void Visit(const Graph& g, uint32_t node, const std::vector<RankEnd>& ends, int64_t run_start,
+             const Zeroing* zero = nullptr);
+  void SetGhost(uint32_t node, int64_t length) { length_[node] = length, pred_[node] = kNoNode; }
 
   int64_t length(uint32_t node) const { return length_[node]; }
   // kNoNode: the rank's path before this window (or the run's start).

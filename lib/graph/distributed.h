@@ -1,0 +1,77 @@
+// A window's longest paths over the processes of a distributed analysis
+// (mpirun -np P rp-<stage>-mpi): each process holds its ranks' part of the
+// program activity graph, with ghosts for its partners' events on other
+// processes (lib/match/distributed.h), and the passes over the graph run
+// as a replay (Scalasca's parallel replay; the mpi-graph paper's
+// distributed graph, §4.3): each process places its nodes in a
+// topological order (Schedule) as far as it can, then sends the values of
+// its entries that others hold as ghosts to those processes only, and
+// goes on with what they sent, round after round, until every process has
+// placed all its calls. A round is one Alltoallv and one 16-byte
+// all-reduce; a window takes as many rounds as its longest chain of
+// dependencies crosses between processes, plus one.
+//
+// Every node gets the value it gets in the one-process graph: its
+// predecessors are the same events, compared in the same order (ghosts sit
+// in the window in the stream's order). A cycle (inconsistent times) is
+// found when no process can go on: the earliest blocked exit over all
+// processes, by time and then by the stream's order, is freed, as the
+// one-process Schedule frees it.
+//
+//   graph::LengthPass pass(g, ends, run_start, &lp);
+//   RP_RETURN_IF_ERROR(graph::Replay(comm, g, ghosts, pass, &stats));
+#ifndef RP_LIB_GRAPH_DISTRIBUTED_H_
+#define RP_LIB_GRAPH_DISTRIBUTED_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/dist/comm.h"
+#include "lib/graph/graph.h"
+#include "lib/graph/path.h"
+#include "lib/match/distributed.h"
+
+namespace rp::graph {
+
+// What a pass computes at each node, and what of an entry's value the
+// processes holding it as a ghost need (a fixed size a pass).
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual void Visit(uint32_t node) = 0;
+  virtual void Put(uint32_t entry, dist::Packer* out) = 0;
+  virtual void Get(uint32_t ghost_entry, dist::Unpacker* in) = 0;
+};
+
+// LongestPath over a distributed graph.
+class LengthPass : public Pass {
+ public:
+  LengthPass(const Graph& g, const std::vector<RankEnd>& ends, int64_t run_start, LongestPath* lp,
+             const Zeroing* zero = nullptr)
+      : g_(g), ends_(ends), run_start_(run_start), lp_(lp), zero_(zero) {
+    lp->Prepare(g);
+  }
+  void Visit(uint32_t node) override { lp_->Visit(g_, node, ends_, run_start_, zero_); }
+  void Put(uint32_t entry, dist::Packer* out) override { out->Put<int64_t>(lp_->length(entry)); }
+  void Get(uint32_t ghost_entry, dist::Unpacker* in) override { lp_->SetGhost(ghost_entry, in->Get<int64_t>()); }
+
+ private:
+  const Graph& g_;
+  const std::vector<RankEnd>& ends_;
+  const int64_t run_start_;
+  LongestPath* lp_;
+  const Zeroing* zero_;
+};
+
+struct ReplayStats {
+  int64_t rounds = 0, values_sent = 0, bytes_sent = 0, cycles_broken = 0;
+};
+
+// Runs `pass` over `g` (built distributed) with every other process's
+// replay of the same window. `g` is changed only by a cycle break.
+Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pass, ReplayStats* stats);
+
+}  // namespace rp::graph
+
+#endif  // RP_LIB_GRAPH_DISTRIBUTED_H_

@@ -1,0 +1,141 @@
+// Replay over threads as processes: on generated traces split between 1-4
+// processes, every node of every process's calls gets the length and the
+// predecessor it gets in the one-process graph, window after window (each
+// rank's path carried from one to the next), and a cycle of inconsistent
+// times is broken where the one-process schedule breaks it.
+#include "lib/graph/distributed.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "lib/dist/judge.h"
+#include "lib/dist/local_comm.h"
+#include "lib/match/testing.h"
+#include "lib/trace/testing.h"
+#include "lib/window/testing.h"
+
+namespace rp::graph {
+namespace {
+
+std::string NodeName(const Graph& g, uint32_t node, const LongestPath& lp) {
+  if (node == kNoNode) return "start";
+  if (g.is_hub(node)) return "hub<" + NodeName(g, lp.predecessor(node), lp) + ">";
+  const window::Event& e = g.event(node);
+  return std::to_string(e.rank) + "." + std::to_string(e.seq) + (IsExit(node) ? "x" : "e");
+}
+
+// Each call node's "length pred", by its name, for the calls of ranks `local` says.
+using Values = std::map<std::string, std::string>;
+void Collect(const Graph& g, const LongestPath& lp, const std::function<bool(int64_t)>& local, Values* out) {
+  for (uint32_t e = 0; e < g.events(); ++e) {
+    const window::Event& ev = g.window().events[e];
+    if (ev.ghost() || !local(ev.rank)) continue;
+    for (uint32_t node : {Entry(e), Exit(e)}) {
+      (*out)[NodeName(g, node, lp)] = std::to_string(lp.length(node)) + " " + NodeName(g, lp.predecessor(node), lp);
+    }
+  }
+}
+
+void ExpectSameLengths(const std::string& name, const std::string& text, const std::vector<std::pair<int, int>>& groups,
+                       int processes, int64_t expected_cycle_edges = 0) {
+  // One process.
+  const window::TestWindows whole = window::ReadWindows(text);
+  Values expected;
+  std::vector<RankEnd> ends;
+  int64_t run_start = 0, cycle_edges = 0;
+  bool started = false;
+  for (const window::Window& w : whole.windows) {
+    const match::Matching m = match::Match(w, whole.dict);
+    const Graph g(w, m);
+    if (!started && g.events() > 0) started = true, run_start = g.application_start();
+    LongestPath lp;
+    lp.Run(g, ends, run_start);
+    Collect(g, lp, [](int64_t) { return true; }, &expected);
+    lp.Advance(g, &ends);
+    cycle_edges += g.problems().cycle_edges;
+  }
+  ASSERT_EQ(cycle_edges, expected_cycle_edges);
+  // Distributed.
+  const std::string index = trace::WriteSplit(name, text, groups);
+  std::mutex mu;
+  Values got;
+  int64_t got_cycle_edges = 0, rounds = 0;
+  dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
+    trace::InputSet input(std::vector<std::string>{index}, {});
+    input.SelectParts(comm.rank(), comm.size());
+    dist::CommJudge judge(comm);
+    window::WindowReader reader(input);
+    reader.SetJudge(&judge);
+    ASSERT_TRUE(reader.Start().ok());
+    auto owners = match::ShareOwners(comm, input.first_rank(), input.last_rank());
+    ASSERT_TRUE(owners.ok());
+    const int me = comm.rank();
+    auto local = [&](int64_t rank) { return owners->Of(rank) == me; };
+    std::vector<RankEnd> ends;
+    int64_t run_start = 0, cycles = 0;
+    bool started = false;
+    Values mine;
+    ReplayStats stats;
+    window::Window w;
+    for (;;) {
+      auto more = reader.Next(&w);
+      ASSERT_TRUE(more.ok());
+      if (!*more) break;
+      match::Ghosts ghosts;
+      auto m = match::MatchAcross(comm, *owners, reader.dictionary(), &w, &ghosts);
+      ASSERT_TRUE(m.ok());
+      Graph g(w, *m, true);
+      // The run's start, as the one process finds it: the first window with calls.
+      if (!started) {
+        std::vector<std::string> all = *comm.Allgather(std::to_string(w.events.empty() ? INT64_MAX : g.application_start()));
+        int64_t least = INT64_MAX;
+        for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
+        if (least != INT64_MAX) started = true, run_start = least;
+      }
+      LongestPath lp;
+      LengthPass pass(g, ends, run_start, &lp);
+      Status status = Replay(comm, g, ghosts, pass, &stats);
+      ASSERT_TRUE(status.ok()) << status.message();
+      Collect(g, lp, local, &mine);
+      lp.Advance(g, &ends);
+      cycles += g.problems().cycle_edges;
+    }
+    std::lock_guard lock(mu);
+    got.insert(mine.begin(), mine.end());
+    got_cycle_edges += cycles;
+    rounds = std::max(rounds, stats.rounds);
+  });
+  EXPECT_EQ(got, expected) << name << " on " << processes << " processes";
+  EXPECT_EQ(got_cycle_edges, expected_cycle_edges);
+  EXPECT_GT(rounds, 0);
+}
+
+TEST(Replay, LengthsAndPredecessorsAreTheOneProcessGraphs) {
+  const std::string text = match::MixedTrace(6, 5);
+  for (int processes : {1, 2, 3, 4}) {
+    ExpectSameLengths("replay-3", text, {{0, 1}, {2, 3}, {4, 5}}, processes);
+    ExpectSameLengths("replay-6", text, {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}, processes);
+  }
+}
+
+// Each rank receives from the other, then sends to it, all at one time:
+// each receive's exit waits on the other's send, which comes after the
+// other's receive (equal timestamps), a cycle.
+TEST(Replay, BreaksACycleWhereOneProcessBreaksIt) {
+  using window::TestMpi;
+  const std::string message = R"(,"tag":1,"bytes":8)";
+  const std::string text = window::TestHeader(2) + TestMpi(0, 0, "MPI_Init", 0, 10) + TestMpi(1, 0, "MPI_Init", 0, 10) +
+                           TestMpi(0, 1, "MPI_Recv", 20, 40, R"(,"peer":1)" + message) +
+                           TestMpi(1, 1, "MPI_Recv", 20, 40, R"(,"peer":0)" + message) +
+                           TestMpi(0, 2, "MPI_Send", 40, 45, R"(,"peer":1)" + message) +
+                           TestMpi(1, 2, "MPI_Send", 40, 45, R"(,"peer":0)" + message) +
+                           TestMpi(0, 3, "MPI_Finalize", 80, 90) + TestMpi(1, 3, "MPI_Finalize", 80, 90);
+  for (int processes : {1, 2}) ExpectSameLengths("replay-cycle", text, {{0, 0}, {1, 1}}, processes, 1);
+}
+
+}  // namespace
+}  // namespace rp::graph
