@@ -4,6 +4,7 @@
 // rank's path carried from one to the next), and a cycle of inconsistent
 // times is broken where the one-process schedule breaks it.
 #include "lib/graph/distributed.h"
+#include "lib/graph/distributed_path.h"
 
 #include <gtest/gtest.h>
 
@@ -135,6 +136,105 @@ TEST(Replay, BreaksACycleWhereOneProcessBreaksIt) {
                            TestMpi(1, 2, "MPI_Send", 40, 45, R"(,"peer":0)" + message) +
                            TestMpi(0, 3, "MPI_Finalize", 80, 90) + TestMpi(1, 3, "MPI_Finalize", 80, 90);
   for (int processes : {1, 2}) ExpectSameLengths("replay-cycle", text, {{0, 0}, {1, 1}}, processes, 1);
+}
+
+std::string Describe(const std::vector<Segment>& steps) {
+  std::string out;
+  for (const Segment& s : steps) {
+    out += std::to_string(s.rank) + ":" + std::string(KindName(s.kind)) + "[" + std::to_string(s.t0) + "," +
+           std::to_string(s.t1) + "]" + std::to_string(s.length) + "/" + std::to_string(s.site) + "/" +
+           std::to_string(s.peer) + " ";
+  }
+  return out;
+}
+
+// The critical path decided after each window, and the rest at the end.
+struct PathSteps {
+  std::vector<std::string> decided;  // per window
+  std::string rest;
+  int64_t length = 0;
+  int32_t end_rank = -1;
+};
+
+void ExpectSamePath(const std::string& name, const std::string& text, const std::vector<std::pair<int, int>>& groups,
+                    int processes) {
+  const window::TestWindows whole = window::ReadWindows(text);
+  PathSteps expected;
+  CriticalPath cp;
+  for (const window::Window& w : whole.windows) {
+    const match::Matching m = match::Match(w, whole.dict);
+    const Graph g(w, m);
+    std::vector<Segment> decided;
+    cp.Add(g, &decided);
+    expected.decided.push_back(Describe(decided));
+  }
+  std::vector<Segment> rest;
+  cp.Finish(&rest);
+  expected.rest = Describe(rest);
+  expected.length = cp.length();
+  expected.end_rank = cp.end_rank();
+  ASSERT_GT(expected.length, 0);
+  // Most windows decide part of the path; the rest is the last window's.
+  size_t deciding = 0;
+  for (const std::string& d : expected.decided) deciding += !d.empty();
+  ASSERT_GE(2 * deciding, expected.decided.size());
+  ASSERT_FALSE(expected.rest.empty());
+
+  const std::string index = trace::WriteSplit(name, text, groups);
+  std::mutex mu;
+  std::vector<std::vector<Segment>> decided(whole.windows.size());
+  std::vector<Segment> got_rest;
+  PathSteps got;
+  dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
+    trace::InputSet input(std::vector<std::string>{index}, {});
+    input.SelectParts(comm.rank(), comm.size());
+    dist::CommJudge judge(comm);
+    window::WindowReader reader(input);
+    reader.SetJudge(&judge);
+    ASSERT_TRUE(reader.Start().ok());
+    auto owners = match::ShareOwners(comm, input.first_rank(), input.last_rank());
+    ASSERT_TRUE(owners.ok());
+    DistributedPath path(comm, *owners);
+    window::Window w;
+    for (size_t index = 0;; ++index) {
+      auto more = reader.Next(&w);
+      ASSERT_TRUE(more.ok());
+      if (!*more) break;
+      match::Ghosts ghosts;
+      auto m = match::MatchAcross(comm, *owners, reader.dictionary(), &w, &ghosts);
+      ASSERT_TRUE(m.ok());
+      Graph g(w, *m, true);
+      std::vector<Segment> mine;
+      Status status = path.Add(g, ghosts, &mine);
+      ASSERT_TRUE(status.ok()) << status.message();
+      std::lock_guard lock(mu);
+      decided[index].insert(decided[index].end(), mine.begin(), mine.end());
+    }
+    std::vector<Segment> mine;
+    ASSERT_TRUE(path.Finish(&mine).ok());
+    std::lock_guard lock(mu);
+    got_rest.insert(got_rest.end(), mine.begin(), mine.end());
+    got.length = path.length();
+    got.end_rank = path.end_rank();
+  });
+  auto by_time = [](std::vector<Segment> steps) {
+    std::sort(steps.begin(), steps.end(), [](const Segment& a, const Segment& b) { return a.t0 < b.t0; });
+    return steps;
+  };
+  for (const auto& d : decided) got.decided.push_back(Describe(by_time(d)));
+  got.rest = Describe(by_time(got_rest));
+  EXPECT_EQ(got.decided, expected.decided) << name << " on " << processes << " processes";
+  EXPECT_EQ(got.rest, expected.rest) << name << " on " << processes << " processes";
+  EXPECT_EQ(got.length, expected.length);
+  EXPECT_EQ(got.end_rank, expected.end_rank);
+}
+
+TEST(DistributedPath, DecidesTheOneProcessPathWindowByWindow) {
+  const std::string text = match::MixedTrace(6, 5);
+  for (int processes : {1, 2, 3, 4}) {
+    ExpectSamePath("path-3", text, {{0, 1}, {2, 3}, {4, 5}}, processes);
+    ExpectSamePath("path-6", text, {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}, processes);
+  }
 }
 
 }  // namespace
