@@ -48,6 +48,111 @@ void CodeProfile::AddSegment(const graph::Segment& s) {
   cp_by_method_[static_cast<int>(method)] += s.t1 - s.t0;
 }
 
+NamedCode CodeProfile::Named() const {
+  NamedCode out;
+  out.sampled = sampled();
+  out.counts = counts();
+  out.undefined_frames = tree().undefined_frames();
+  std::copy(cp_by_method_, cp_by_method_ + profile::kMethods, out.cp_by_method);
+  const profile::ContextTree& t = tree();
+  ForEachCharged([&](const profile::ContextTree::Node& owner, int64_t on_path, int64_t all) {
+    const profile::ContextTree::Line& line = t.lines()[owner.line];
+    NamedCode::Costs& c = out.lines[{t.functions()[owner.function], line.file, line.line}];
+    c.on_path += on_path;
+    c.all += all;
+    if (!out.sampled) return;
+    NamedCode::Context& context = out.contexts[{t.functions()[owner.function], t.Path(owner.parent)}];
+    if (context.names.empty()) context.names = t.FunctionPath(owner.parent, owner.function);
+    context.costs.on_path += on_path;
+    context.costs.all += all;
+  });
+  return out;
+}
+
+void NamedCode::Add(const NamedCode& o) {
+  sampled |= o.sampled;
+  profile::Counts& c = counts;
+  c.samples += o.counts.samples;
+  c.outside += o.counts.outside;
+  c.unweighted += o.counts.unweighted;
+  c.unknown_rank += o.counts.unknown_rank;
+  for (int m = 0; m < profile::kMethods; ++m) c.ns[m] += o.counts.ns[m], cp_by_method[m] += o.cp_by_method[m];
+  c.ranks_with_events += o.counts.ranks_with_events;
+  c.ranks_with_samples += o.counts.ranks_with_samples;
+  c.unsampled_ranks += o.counts.unsampled_ranks;
+  // The first 8 ranks without samples, of all.
+  c.ranks_without.insert(c.ranks_without.end(), o.counts.ranks_without.begin(), o.counts.ranks_without.end());
+  std::sort(c.ranks_without.begin(), c.ranks_without.end());
+  if (c.ranks_without.size() > 8) c.ranks_without.resize(8);
+  undefined_frames += o.undefined_frames;
+  for (const auto& [key, costs] : o.lines) {
+    Costs& mine = lines[key];
+    mine.on_path += costs.on_path, mine.all += costs.all;
+  }
+  for (const auto& [key, context] : o.contexts) {
+    Context& mine = contexts[key];
+    if (mine.names.empty()) mine.names = context.names;
+    mine.costs.on_path += context.costs.on_path, mine.costs.all += context.costs.all;
+  }
+}
+
+void NamedCode::Pack(dist::Packer* out) const {
+  out->Put<uint8_t>(sampled);
+  const profile::Counts& c = counts;
+  for (int64_t v : {c.samples, c.outside, c.unweighted, c.unknown_rank, c.ranks_with_events, c.ranks_with_samples,
+                    c.unsampled_ranks, undefined_frames}) {
+    out->Put(v);
+  }
+  for (int m = 0; m < profile::kMethods; ++m) out->Put(c.ns[m]), out->Put(cp_by_method[m]);
+  out->Put<uint64_t>(c.ranks_without.size());
+  for (int64_t r : c.ranks_without) out->Put(r);
+  out->Put<uint64_t>(lines.size());
+  for (const auto& [key, costs] : lines) {
+    out->PutString(std::get<0>(key));
+    out->PutString(std::get<1>(key));
+    out->Put(std::get<2>(key));
+    out->Put(costs);
+  }
+  out->Put<uint64_t>(contexts.size());
+  for (const auto& [key, context] : contexts) {
+    out->PutString(key.first);
+    out->Put<uint64_t>(key.second.size());
+    for (int64_t site : key.second) out->Put(site);
+    out->Put<uint64_t>(context.names.size());
+    for (const std::string& name : context.names) out->PutString(name);
+    out->Put(context.costs);
+  }
+}
+
+Expected<NamedCode> NamedCode::Unpack(std::string_view bytes) {
+  dist::Unpacker in(bytes);
+  NamedCode n;
+  n.sampled = in.Get<uint8_t>() != 0;
+  profile::Counts& c = n.counts;
+  for (int64_t* v : {&c.samples, &c.outside, &c.unweighted, &c.unknown_rank, &c.ranks_with_events,
+                     &c.ranks_with_samples, &c.unsampled_ranks, &n.undefined_frames}) {
+    *v = in.Get<int64_t>();
+  }
+  for (int m = 0; m < profile::kMethods; ++m) c.ns[m] = in.Get<int64_t>(), n.cp_by_method[m] = in.Get<int64_t>();
+  for (uint64_t i = in.Get<uint64_t>(); i > 0 && !in.bad(); --i) c.ranks_without.push_back(in.Get<int64_t>());
+  for (uint64_t i = in.Get<uint64_t>(); i > 0 && !in.bad(); --i) {
+    std::string fn = in.GetString(), file = in.GetString();
+    const int64_t line = in.Get<int64_t>();
+    n.lines[{std::move(fn), std::move(file), line}] = in.Get<Costs>();
+  }
+  for (uint64_t i = in.Get<uint64_t>(); i > 0 && !in.bad(); --i) {
+    std::string fn = in.GetString();
+    std::vector<int64_t> path;
+    for (uint64_t k = in.Get<uint64_t>(); k > 0 && !in.bad(); --k) path.push_back(in.Get<int64_t>());
+    Context context;
+    for (uint64_t k = in.Get<uint64_t>(); k > 0 && !in.bad(); --k) context.names.push_back(in.GetString());
+    context.costs = in.Get<Costs>();
+    n.contexts[{std::move(fn), std::move(path)}] = std::move(context);
+  }
+  if (in.bad() || !in.done()) return InputError("a damaged code profile from another process");
+  return n;
+}
+
 std::vector<std::string> CodeProfile::Warnings() const {
   const profile::Counts& c = counts();
   std::vector<std::string> out;

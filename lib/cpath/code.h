@@ -8,15 +8,48 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "lib/base/status.h"
+#include "lib/dist/comm.h"
 #include "lib/graph/path.h"
 #include "lib/profile/attribution.h"
 #include "lib/window/window.h"
 
 namespace rp::cpath {
+
+// A code profile by name, all the records show of it: a CodeProfile's
+// (CodeProfile::Named), or several processes' added up (a distributed
+// analysis: Add, Pack, Unpack). Keys are names and the trace's site ids,
+// the same on every process, never a calling context tree's node ids.
+struct NamedCode {
+  struct Costs {
+    int64_t on_path = 0, all = 0;  // ns of computation on the critical path, of all ranks
+  };
+  bool sampled = false;  // any samples: by function from samples, and by calling context
+  profile::Counts counts;
+  int64_t undefined_frames = 0;
+  int64_t cp_by_method[profile::kMethods] = {};  // the path's computation by profile::Method
+  // Computation by the frame it is charged to: (function, file, line).
+  std::map<std::tuple<std::string, std::string, int64_t>, Costs> lines;
+  // And by calling context: the function and its caller's call path (site
+  // ids, innermost first), with that path's function names (outermost
+  // first, the function last).
+  struct Context {
+    std::vector<std::string> names;
+    Costs costs;
+  };
+  std::map<std::pair<std::string, std::vector<int64_t>>, Context> contexts;
+
+  void Add(const NamedCode& other);
+  void Pack(dist::Packer* out) const;
+  static Expected<NamedCode> Unpack(std::string_view bytes);
+};
 
 class CodeProfile {
  public:
@@ -52,6 +85,8 @@ class CodeProfile {
   }
   // The path's computation by profile::Method.
   const int64_t* cp_by_method() const { return cp_by_method_; }
+  // All of it by name (after Finish).
+  NamedCode Named() const;
 
  private:
   static void Add(std::vector<int64_t>& v, int32_t node, int64_t ns) {

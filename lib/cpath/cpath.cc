@@ -102,12 +102,13 @@ class Analysis::Impl {
     RP_RETURN_IF_ERROR(WriteFinishedPhases(true));
     code_.Finish();
     if (config_.warn) Warn();
+    const NamedCode named = code_.Named();
     RP_RETURN_IF_ERROR(records_.WriteScope(run_, kNone, {run_start_, run_.end}, AlgoName(config_.algo), problems_,
-                                           true, &code_));
+                                           true, &named));
     if (config_.algo == Algo::kExact && config_.zeroing) {
       RP_RETURN_IF_ERROR(records_.WriteZeroings(run_, zeroings_.Results(), code_));
     }
-    return records_.WriteTop(run_, config_.top, code_);
+    return records_.WriteTop(run_, config_.top, named);
   }
 
   bool any_calls() const { return started_; }

@@ -32,12 +32,12 @@ void SetImbalance(int64_t waits, int64_t execution, int64_t compute, trace::CpIm
 
 const char* CallName(int32_t fn) { return fn >= 0 ? mpi::kFunctions[fn].name : "?"; }
 
-RecordWriter::RecordWriter(const window::Dictionary& dict, trace::Writer& out) : out_(out) {
+RecordWriter::RecordWriter(const window::Dictionary& dict, trace::Writer& out) : frames_(dict.sites), out_(out) {
   for (const trace::SiteRecord& site : dict.sites) sites_[site.id] = site;
 }
 
 Status RecordWriter::WriteScope(const Scope& scope, int64_t phase, Span span, const char* algo,
-                                const Problems& problems, bool ranks, const CodeProfile* code) {
+                                const Problems& problems, bool ranks, const NamedCode* code) {
   RP_RETURN_IF_ERROR(WriteSummary(scope, phase, span, algo, problems, code));
   RP_RETURN_IF_ERROR(WriteProfile(scope, phase));
   if (code != nullptr) RP_RETURN_IF_ERROR(WriteCodeProfile(scope, *code));
@@ -45,7 +45,7 @@ Status RecordWriter::WriteScope(const Scope& scope, int64_t phase, Span span, co
 }
 
 Status RecordWriter::WriteSummary(const Scope& scope, int64_t phase, Span span, const char* algo,
-                                  const Problems& problems, const CodeProfile* code) {
+                                  const Problems& problems, const NamedCode* code) {
   using graph::SegmentKind;
   trace::CpSummaryRecord sum;
   if (phase != kNone) sum.set_phase(phase);
@@ -77,15 +77,15 @@ Status RecordWriter::WriteSummary(const Scope& scope, int64_t phase, Span span, 
     sum.set_neighbour_collectives(problems.graph.neighbour_collectives);
   }
   if (code != nullptr) {
-    const profile::Counts& c = code->counts();
+    const profile::Counts& c = code->counts;
     sum.set_samples(c.samples);
     sum.set_samples_outside(c.outside);
     sum.set_samples_unweighted(c.unweighted);
-    sum.set_undefined_frames(code->tree().undefined_frames());
+    sum.set_undefined_frames(code->undefined_frames);
     sum.set_unsampled_ranks(c.unsampled_ranks);
-    sum.set_compute_sampled(code->cp_by_method()[static_cast<int>(profile::Method::kSampled)]);
-    sum.set_compute_nearest(code->cp_by_method()[static_cast<int>(profile::Method::kNearest)]);
-    sum.set_compute_by_site(code->cp_by_method()[static_cast<int>(profile::Method::kCallSite)]);
+    sum.set_compute_sampled(code->cp_by_method[static_cast<int>(profile::Method::kSampled)]);
+    sum.set_compute_nearest(code->cp_by_method[static_cast<int>(profile::Method::kNearest)]);
+    sum.set_compute_by_site(code->cp_by_method[static_cast<int>(profile::Method::kCallSite)]);
   } else if (scope.sampled) {
     sum.set_samples(scope.sampled->samples);
     sum.set_compute_sampled(scope.sampled->compute_sampled);
@@ -126,22 +126,20 @@ void SortRows(std::vector<T>* rows, Key key) {
 
 }  // namespace
 
-std::vector<RecordWriter::Named> RecordWriter::Functions(const Scope& run, const CodeProfile& code,
+std::vector<RecordWriter::Named> RecordWriter::Functions(const Scope& run, const NamedCode& code,
                                                          bool by_line) const {
-  const profile::ContextTree& tree = code.tree();
   std::map<std::tuple<std::string, std::string, int64_t>, SiteStats> named;
   auto entry = [&](const std::string& fn, const std::string& file, int64_t line) -> SiteStats& {
     return by_line ? named[{fn, file, line}] : named[{fn, "", 0}];
   };
-  code.ForEachCharged([&](const profile::ContextTree::Node& owner, int64_t on_path, int64_t all) {
-    const profile::ContextTree::Line& line = tree.lines()[owner.line];
-    SiteStats& f = entry(tree.functions()[owner.function], line.file, line.line);
-    f.cp_compute += on_path;
-    f.time_compute += all;
-  });
+  for (const auto& [key, costs] : code.lines) {
+    SiteStats& f = entry(std::get<0>(key), std::get<1>(key), std::get<2>(key));
+    f.cp_compute += costs.on_path;
+    f.time_compute += costs.all;
+  }
   // MPI calls count for the function (and line) that makes them.
   for (const auto& [site, s] : run.sites) {
-    const profile::Frame* frame = site != kNone ? tree.frames().Find(site) : nullptr;
+    const profile::Frame* frame = site != kNone ? frames_.Find(site) : nullptr;
     SiteStats& f = frame != nullptr ? entry(frame->fn.empty() ? "?" : frame->fn, frame->file, frame->line)
                                     : entry("?", "", 0);
     f.cp_mpi += s.cp_mpi;
@@ -190,40 +188,47 @@ Status RecordWriter::WriteNamed(const Scope& run, std::vector<Named> rows, bool 
 
 // By function, by source line and, with samples, by calling context: the
 // computation lib/profile attributes, and the MPI calls where they are made.
-Status RecordWriter::WriteCodeProfile(const Scope& run, const CodeProfile& code) {
+Status RecordWriter::WriteCodeProfile(const Scope& run, const NamedCode& code) {
   for (bool by_line : {false, true}) RP_RETURN_IF_ERROR(WriteNamed(run, Functions(run, code, by_line), by_line));
-  if (!code.sampled()) return OkStatus();
-  std::vector<Charged> charged;
-  code.ForEachCharged([&](const profile::ContextTree::Node& owner, int64_t on_path, int64_t all) {
-    charged.push_back({owner.parent, owner.function, on_path, all});
-  });
-  return WriteContexts(run, code.tree(), charged);
+  if (!code.sampled) return OkStatus();
+  return WriteContexts(run, code);
 }
 
 Status RecordWriter::WriteContexts(const Scope& run, const profile::ContextTree& tree,
                                    const std::vector<Charged>& charged) {
+  NamedCode code;
+  for (const Charged& ch : charged) {
+    NamedCode::Context& c = code.contexts[{tree.functions()[ch.function], tree.Path(ch.caller)}];
+    if (c.names.empty()) c.names = tree.FunctionPath(ch.caller, ch.function);
+    c.costs.on_path += ch.on_path;
+    c.costs.all += ch.all;
+  }
+  return WriteContexts(run, code);
+}
+
+Status RecordWriter::WriteContexts(const Scope& run, const NamedCode& code) {
   const int64_t total = run.total_time();
-  // A function in its calling context: the owner frame's caller's node and
-  // the function.
+  // A function in its calling context: its caller's call path and the function.
   struct Context {
-    int32_t caller, function;
+    const std::pair<std::string, std::vector<int64_t>>* key;
+    const NamedCode::Context* context;
     SiteStats stats;
   };
-  std::map<std::pair<int32_t, int32_t>, SiteStats> contexts;
-  for (const Charged& ch : charged) {
-    SiteStats& c = contexts[{ch.caller, ch.function}];
-    c.cp_compute += ch.on_path;
-    c.time_compute += ch.all;
-  }
   std::vector<Context> rows;
-  for (const auto& [key, stats] : contexts) rows.push_back({key.first, key.second, stats});
-  SortRows(&rows, [](const Context& c) { return std::make_pair(c.function, c.caller); });
+  for (const auto& [key, context] : code.contexts) {
+    SiteStats stats;
+    stats.cp_compute = context.costs.on_path;
+    stats.time_compute = context.costs.all;
+    rows.push_back({&key, &context, stats});
+  }
+  // Ties by function name, then call path: what they are, not the order they were met in.
+  SortRows(&rows, [](const Context& c) { return std::tie(c.key->first, c.key->second); });
   for (const Context& c : rows) {
     trace::CpProfileRecord p;
     p.set_scope("context");
-    p.set_fn(tree.functions()[c.function]);
-    p.set_context(tree.Path(c.caller));
-    p.set_path(tree.FunctionPath(c.caller, c.function));
+    p.set_fn(c.key->first);
+    p.set_context(c.key->second);
+    p.set_path(c.context->names);
     FillProfile(c.stats, run.length, total, &p);
     p.clear_calls();
     p.clear_cp_mpi();
@@ -313,7 +318,7 @@ Status RecordWriter::WriteZeroings(const Scope& run, std::vector<graph::Zeroings
 
 // Offline every site's share is known exactly, so appendix B's bucket
 // search reduces to this selection (at most m sites pass).
-Status RecordWriter::WriteTop(const Scope& run, int m, const CodeProfile& code) {
+Status RecordWriter::WriteTop(const Scope& run, int m, const NamedCode& code) {
   if (m <= 0 || run.length <= 0) return OkStatus();
   auto passes = [&](const SiteStats& s) { return static_cast<double>(s.cp()) * m > static_cast<double>(run.length); };
   int64_t order = 0;

@@ -32,7 +32,7 @@ class RecordWriter {
     int64_t start, end;
   };
   Status WriteScope(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems,
-                    bool ranks, const CodeProfile* code = nullptr);
+                    bool ranks, const NamedCode* code = nullptr);
   // cp_zeroing, largest reduction first; procedures are `code`'s functions.
   Status WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results, const CodeProfile& code);
   // The same with the procedures' names given (none: no function what-ifs).
@@ -40,7 +40,7 @@ class RecordWriter {
                        const std::vector<std::string>& procedures);
   // cp_top: the sites, then the functions, with more than 1/m of the path
   // (appendix B).
-  Status WriteTop(const Scope& run, int m, const CodeProfile& code);
+  Status WriteTop(const Scope& run, int m, const NamedCode& code);
   // cp_profile rows by function (scope "function") from computation named
   // elsewhere — the online path's sampled functions: by function name, ns
   // on the path and over all ranks — with the MPI calls counted for the
@@ -54,12 +54,13 @@ class RecordWriter {
     int64_t on_path, all;
   };
   Status WriteContexts(const Scope& run, const profile::ContextTree& tree, const std::vector<Charged>& charged);
+  Status WriteContexts(const Scope& run, const NamedCode& code);
 
  private:
   Status WriteSummary(const Scope& scope, int64_t phase, Span span, const char* algo, const Problems& problems,
-                      const CodeProfile* code);
+                      const NamedCode* code);
   Status WriteProfile(const Scope& scope, int64_t phase);
-  Status WriteCodeProfile(const Scope& run, const CodeProfile& code);
+  Status WriteCodeProfile(const Scope& run, const NamedCode& code);
   Status WriteImbalance(const Scope& scope, int64_t phase, bool ranks);
   // The function containing a site, "?" when its record does not say.
   std::string FunctionOf(int32_t site) const;
@@ -70,13 +71,14 @@ class RecordWriter {
     int64_t line = 0;
     SiteStats stats;
   };
-  std::vector<Named> Functions(const Scope& run, const CodeProfile& code, bool by_line) const;
+  std::vector<Named> Functions(const Scope& run, const NamedCode& code, bool by_line) const;
   // Sorted (largest on the path first) and written, by function or line.
   Status WriteNamed(const Scope& run, std::vector<Named> rows, bool by_line);
   template <typename R>
   void DescribeSite(int32_t site, int32_t fn, R* r) const;
 
   std::unordered_map<int64_t, trace::SiteRecord> sites_;
+  profile::Frames frames_;  // the sites' frames: where MPI calls are made
   trace::Writer& out_;
 };
 
