@@ -124,8 +124,8 @@ void NamedCode::Pack(dist::Packer* out) const {
   }
 }
 
-Expected<NamedCode> NamedCode::Unpack(std::string_view bytes) {
-  dist::Unpacker in(bytes);
+Expected<NamedCode> NamedCode::Unpack(dist::Unpacker* from) {
+  dist::Unpacker& in = *from;
   NamedCode n;
   n.sampled = in.Get<uint8_t>() != 0;
   profile::Counts& c = n.counts;
@@ -149,7 +149,7 @@ Expected<NamedCode> NamedCode::Unpack(std::string_view bytes) {
     context.costs = in.Get<Costs>();
     n.contexts[{std::move(fn), std::move(path)}] = std::move(context);
   }
-  if (in.bad() || !in.done()) return InputError("a damaged code profile from another process");
+  if (in.bad()) return InputError("a damaged code profile from another process");
   return n;
 }
 

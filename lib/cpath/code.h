@@ -48,7 +48,7 @@ struct NamedCode {
 
   void Add(const NamedCode& other);
   void Pack(dist::Packer* out) const;
-  static Expected<NamedCode> Unpack(std::string_view bytes);
+  static Expected<NamedCode> Unpack(dist::Unpacker* in);
 };
 
 class CodeProfile {

@@ -127,23 +127,9 @@ class Analysis::Impl {
   // Every call's time and where it went, for the profile's total column and
   // the imbalance metrics.
   void CountCalls(const graph::WindowGraph& p) {
-    const window::Window& w = p.window;
-    if (last_exit_.size() < w.by_rank.size()) last_exit_.resize(w.by_rank.size(), INT64_MIN);
-    for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
-      for (uint32_t e : w.by_rank[rank]) {
-        const window::Event& ev = w.events[e];
-        int64_t compute = p.graph.compute(e);
-        if (p.graph.previous(graph::Entry(e)) == graph::kNoNode) {
-          compute = std::max<int64_t>(ev.t0 - (last_exit_[rank] != INT64_MIN ? last_exit_[rank] : run_start_), 0);
-        }
-        run_.AddCall(ev, compute, p.times[e]);
-        if (ev.phase != kNone && config_.phases) {
-          phases_[ev.phase].AddCall(ev, compute, p.times[e]);
-          max_phase_ = std::max<int64_t>(max_phase_ == kNone ? ev.phase : max_phase_, ev.phase);
-        }
-      }
-      if (!w.by_rank[rank].empty()) last_exit_[rank] = w.events[w.by_rank[rank].back()].t1;
-    }
+    const int64_t max_phase =
+        AddCalls(p.graph, p.times, run_start_, &last_exit_, &run_, config_.phases ? &phases_ : nullptr);
+    if (max_phase != kNone) max_phase_ = std::max<int64_t>(max_phase_ == kNone ? max_phase : max_phase_, max_phase);
   }
 
   // The phase records' times: a phase's summary spans them.
@@ -165,17 +151,7 @@ class Analysis::Impl {
         phases_[s.phase].AddSegment(s);
         path_phase_ = std::max<int64_t>(path_phase_, s.phase);
       }
-      trace::CpSegmentRecord r;
-      r.set_rank(s.rank);
-      r.set_t0(s.t0);
-      r.set_t1(s.t1);
-      r.set_kind(std::string(graph::KindName(s.kind)));
-      r.set_length(s.length);
-      if (s.site != kNone) r.set_site(s.site);
-      if (s.fn >= 0) r.set_call(CallName(s.fn));
-      if (s.peer != kNone) r.set_peer(s.peer);
-      if (s.phase != kNone) r.set_phase(s.phase);
-      RP_RETURN_IF_ERROR(out_.Write(r));
+      RP_RETURN_IF_ERROR(records_.WriteSegment(s));
     }
     if (!decided_.empty()) code_.DecidedUntil(decided_.back().t1);
     return OkStatus();

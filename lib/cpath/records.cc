@@ -36,6 +36,20 @@ RecordWriter::RecordWriter(const window::Dictionary& dict, trace::Writer& out) :
   for (const trace::SiteRecord& site : dict.sites) sites_[site.id] = site;
 }
 
+Status RecordWriter::WriteSegment(const graph::Segment& s) {
+  trace::CpSegmentRecord r;
+  r.set_rank(s.rank);
+  r.set_t0(s.t0);
+  r.set_t1(s.t1);
+  r.set_kind(std::string(graph::KindName(s.kind)));
+  r.set_length(s.length);
+  if (s.site != kNone) r.set_site(s.site);
+  if (s.fn >= 0) r.set_call(CallName(s.fn));
+  if (s.peer != kNone) r.set_peer(s.peer);
+  if (s.phase != kNone) r.set_phase(s.phase);
+  return out_.Write(r);
+}
+
 Status RecordWriter::WriteScope(const Scope& scope, int64_t phase, Span span, const char* algo,
                                 const Problems& problems, bool ranks, const NamedCode* code) {
   RP_RETURN_IF_ERROR(WriteSummary(scope, phase, span, algo, problems, code));

@@ -28,6 +28,8 @@ class RecordWriter {
   // and for the run by function, line and calling context too, from
   // `code`) and cp_imbalance (by call site, by process when `ranks`, and
   // for the program). `problems`: the run's; `code` only for the run.
+  // A step of the critical path as its cp_segment record.
+  Status WriteSegment(const graph::Segment& s);
   struct Span {
     int64_t start, end;
   };

@@ -9,6 +9,7 @@ void Scope::AddSegment(const graph::Segment& s) {
   ++segments;
   by_kind[static_cast<int>(s.kind)] += s.length == 0 ? s.t1 - s.t0 : s.length;
   last_rank = s.rank;
+  last_time = s.t0;
   Rank(s.rank).cp += s.length;
   SiteStats& site = sites[s.site];
   if (site.fn < 0) site.fn = s.fn;
@@ -71,6 +72,86 @@ std::vector<int32_t> Scope::ProfileOrder() const {
   std::stable_sort(order.begin(), order.end(),
                    [&](int32_t a, int32_t b) { return sites.at(a).cp() > sites.at(b).cp(); });
   return order;
+}
+
+int64_t AddCalls(const graph::Graph& g, const std::vector<graph::CallTimes>& times, int64_t run_start,
+                 std::vector<int64_t>* last_exit, Scope* run, std::map<int64_t, Scope>* phases) {
+  const window::Window& w = g.window();
+  int64_t max_phase = window::kNone;
+  if (last_exit->size() < w.by_rank.size()) last_exit->resize(w.by_rank.size(), INT64_MIN);
+  for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+    for (uint32_t e : w.by_rank[rank]) {
+      const window::Event& ev = w.events[e];
+      int64_t compute = g.compute(e);
+      if (g.previous(graph::Entry(e)) == graph::kNoNode) {
+        const int64_t before = (*last_exit)[rank];
+        compute = std::max<int64_t>(ev.t0 - (before != INT64_MIN ? before : run_start), 0);
+      }
+      run->AddCall(ev, compute, times[e]);
+      if (ev.phase != window::kNone && phases != nullptr) {
+        (*phases)[ev.phase].AddCall(ev, compute, times[e]);
+        max_phase = std::max<int64_t>(max_phase == window::kNone ? ev.phase : max_phase, ev.phase);
+      }
+    }
+    if (!w.by_rank[rank].empty()) (*last_exit)[rank] = w.events[w.by_rank[rank].back()].t1;
+  }
+  return max_phase;
+}
+
+void Scope::Add(const Scope& o) {
+  start = std::min(start, o.start);
+  end = std::max(end, o.end);
+  length += o.length;
+  segments += o.segments;
+  for (int k = 0; k < graph::kSegmentKinds; ++k) by_kind[k] += o.by_kind[k];
+  if (o.last_time > last_time) last_time = o.last_time, last_rank = o.last_rank;
+  rp_all += o.rp_all;
+  init = std::max(init, o.init);
+  finalize = std::max(finalize, o.finalize);
+  for (const auto& [id, theirs] : o.sites) {
+    SiteStats& s = sites[id];
+    if (s.fn < 0) s.fn = theirs.fn;
+    s.cp_compute += theirs.cp_compute, s.cp_mpi += theirs.cp_mpi;
+    s.time_compute += theirs.time_compute, s.time_mpi += theirs.time_mpi, s.calls += theirs.calls;
+    s.wait_before += theirs.wait_before, s.wait_after += theirs.wait_after, s.execution += theirs.execution;
+  }
+  if (ranks.size() < o.ranks.size()) ranks.resize(o.ranks.size());
+  for (size_t r = 0; r < o.ranks.size(); ++r) {
+    RankStats& mine = ranks[r];
+    const RankStats& theirs = o.ranks[r];
+    mine.cp += theirs.cp, mine.compute += theirs.compute, mine.wait_before += theirs.wait_before;
+    mine.wait_after += theirs.wait_after, mine.execution += theirs.execution, mine.rp_setup += theirs.rp_setup;
+  }
+}
+
+void Scope::Pack(dist::Packer* out) const {
+  for (int64_t v : {start, end, length, segments, int64_t{last_rank}, last_time, rp_all, init, finalize}) out->Put(v);
+  for (int64_t v : by_kind) out->Put(v);
+  out->Put<uint64_t>(sites.size());
+  for (const auto& [id, s] : sites) {
+    out->Put(id);
+    out->Put(s);
+  }
+  out->Put<uint64_t>(ranks.size());
+  for (const RankStats& r : ranks) out->Put(r);
+}
+
+Expected<Scope> Scope::Unpack(dist::Unpacker* in) {
+  Scope s;
+  for (int64_t* v : {&s.start, &s.end, &s.length, &s.segments}) *v = in->Get<int64_t>();
+  s.last_rank = static_cast<int32_t>(in->Get<int64_t>());
+  for (int64_t* v : {&s.last_time, &s.rp_all, &s.init, &s.finalize}) *v = in->Get<int64_t>();
+  for (int64_t& v : s.by_kind) v = in->Get<int64_t>();
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    const int32_t id = in->Get<int32_t>();
+    s.sites[id] = in->Get<SiteStats>();
+  }
+  const uint64_t ranks = in->Get<uint64_t>();
+  if (in->bad() || ranks > (uint64_t{1} << 32)) return InputError("a damaged scope from another process");
+  s.ranks.resize(ranks);
+  for (RankStats& r : s.ranks) r = in->Get<RankStats>();
+  if (in->bad()) return InputError("a damaged scope from another process");
+  return s;
 }
 
 }  // namespace rp::cpath

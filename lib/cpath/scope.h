@@ -13,6 +13,9 @@
 #include <vector>
 
 #include "lib/graph/imbalance.h"
+#include "lib/base/status.h"
+#include "lib/dist/comm.h"
+#include "lib/graph/imbalance.h"
 #include "lib/graph/path.h"
 #include "lib/window/event.h"
 
@@ -38,6 +41,7 @@ struct Scope {
   int64_t length = 0, segments = 0;
   int64_t by_kind[graph::kSegmentKinds] = {};  // by graph::SegmentKind; waits and rp by their duration
   int32_t last_rank = -1;   // where its part of the path ends
+  int64_t last_time = INT64_MIN;  // and when that segment starts
   int64_t rp_all = 0;       // the collector's own work in the calls of all ranks
   // Outside the application's time: the longest MPI_Init and MPI_Finalize
   // of a rank (their MPI part).
@@ -69,7 +73,22 @@ struct Scope {
   int64_t total_time() const;
   // Sites by critical-path time, then by id.
   std::vector<int32_t> ProfileOrder() const;
+
+  // A distributed analysis: what each process added up of its ranks'
+  // calls and its part of the path, summed (a site's function is the one
+  // its calls make: the same on every process).
+  void Add(const Scope& other);
+  void Pack(dist::Packer* out) const;
+  static Expected<Scope> Unpack(dist::Unpacker* in);
 };
+
+// Every call of a window's own ranks (not ghosts) into `run` and, when
+// rp-phases tagged it and `phases` is given, its phase's scope, with the
+// computation since its rank's previous call (`last_exit`, by rank, kept
+// from window to window; the run's start before a rank's first call).
+// Returns the highest phase of a call, or window::kNone.
+int64_t AddCalls(const graph::Graph& g, const std::vector<graph::CallTimes>& times, int64_t run_start,
+                 std::vector<int64_t>* last_exit, Scope* run, std::map<int64_t, Scope>* phases);
 
 // What the graph could not model, for the summary and the warnings.
 struct Problems {

@@ -40,6 +40,9 @@ class Comm {
   // what each process sent this one, by process (MPI_Alltoallv): what
   // crosses between two processes only, not everything to everyone.
   virtual Expected<std::vector<std::string>> Alltoallv(const std::vector<std::string>& to) = 0;
+  // Ends every process with exit status `code` (MPI_Abort): for an error
+  // one process met where the others may be waiting in a collective.
+  [[noreturn]] virtual void Abort(int code) = 0;
 };
 
 // An Allreduce's fold for slots of a trivially copyable T whose Add(in)

@@ -1,6 +1,7 @@
 #include "lib/dist/local_comm.h"
 
 #include <barrier>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -46,6 +47,8 @@ class LocalComm : public Comm {
     *inout = std::move(result);
     return OkStatus();
   }
+
+  [[noreturn]] void Abort(int) override { std::abort(); }
 
   Expected<std::vector<std::string>> Alltoallv(const std::vector<std::string>& to) override {
     if (static_cast<int>(to.size()) != s_.size) return InputError("Alltoallv: one buffer per process");

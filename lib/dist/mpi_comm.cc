@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 
 namespace rp::dist {
 namespace {
@@ -89,6 +90,11 @@ class MpiComm : public Comm {
       for (int p = 0; p < size_; ++p) std::copy_n(packed_in.data() + displs[p], counts[p], from[p].data() + done);
     }
     return from;
+  }
+
+  [[noreturn]] void Abort(int code) override {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::abort();
   }
 
   Status Allreduce(std::string* inout, size_t slot_bytes, Combine combine) override {

@@ -1,0 +1,431 @@
+#include "lib/cpath/parallel.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+#include <type_traits>
+#include <vector>
+
+#include "lib/base/version.h"
+#include "lib/cpath/records.h"
+#include "lib/cpath/scope.h"
+#include "lib/dist/judge.h"
+#include "lib/graph/distributed_path.h"
+#include "lib/graph/imbalance.h"
+#include "lib/match/distributed.h"
+#include "lib/trace/split.h"
+
+namespace rp::cpath {
+namespace {
+
+using graph::Segment;
+using window::kNone;
+
+template <typename T>
+Expected<T> Reduce(dist::Comm& comm, const T& mine) {
+  std::string slot(reinterpret_cast<const char*>(&mine), sizeof mine);
+  RP_RETURN_IF_ERROR(comm.Allreduce(&slot, sizeof mine, &dist::FoldSlots<T>));
+  T all;
+  std::memcpy(&all, slot.data(), sizeof all);
+  return all;
+}
+
+// A line's place in the stream (trace::Reader::OrderKey), with its process.
+struct Place {
+  int64_t phase = INT64_MIN, time = INT64_MIN, rank = INT64_MIN, process = -1;
+  auto operator<=>(const Place&) const = default;
+};
+
+// What decides a window's writing, over all processes: where its last line
+// is (the process that writes what follows it), where its first line is
+// (to check the stream's order), the highest phase of a call and of a
+// decided step.
+struct WindowSums {
+  Place last;
+  Place first{INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+  int64_t max_phase = INT64_MIN, path_phase = INT64_MIN;
+  void Add(const WindowSums& o) {
+    last = std::max(last, o.last);
+    first = std::min(first, o.first);
+    max_phase = std::max(max_phase, o.max_phase);
+    path_phase = std::max(path_phase, o.path_phase);
+  }
+};
+static_assert(std::is_trivially_copyable_v<WindowSums>);
+
+
+void PackSegments(const std::vector<Segment>& segments, dist::Packer* out) {
+  out->Put<uint64_t>(segments.size());
+  for (const Segment& s : segments) out->Put(s);
+}
+
+class ParallelCpath {
+ public:
+  ParallelCpath(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output)
+      : config_(config), comm_(comm), input_(input), output_(output), judge_(comm),
+        windows_(input, window::Boundaries::kClean, config.read) {}
+
+  Status Run() {
+    input_.SelectParts(comm_.rank(), comm_.size());
+    windows_.SetJudge(&judge_);
+    RP_RETURN_IF_ERROR(Start());
+    window::Window w;
+    for (;;) {
+      RP_ASSIGN_OR_RETURN(bool more, windows_.Next(&w));
+      if (!more) break;
+      RP_RETURN_IF_ERROR(AddWindow(w));
+    }
+    return Finish();
+  }
+
+ private:
+  Status Start() {
+    if (config_.algo != Algo::kExact) return InputError("rp-cpath-mpi finds the exact path only (--algo exact)");
+    if (config_.zeroing) {
+      return InputError("rp-cpath-mpi does not yet zero sites and functions on many processes: give --no-zeroing "
+                        "(or run rp-cpath)");
+    }
+    RP_RETURN_IF_ERROR(windows_.Start());
+    if (!input_.split()) {
+      return InputError("rp-cpath-mpi reads a split trace (rp-record --split N, rp-cat --split N); " + input_.where() +
+                        ": the input is one stream");
+    }
+    RP_ASSIGN_OR_RETURN(owners_, match::ShareOwners(comm_, input_.first_rank(), input_.last_rank()));
+    const window::Dictionary& dict = windows_.dictionary();
+    std::string prelude;
+    {
+      trace::Writer text(trace::StringOutput(&prelude));
+      RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-cpath ") + kVersion, &text, nullptr,
+                                              !config_.passthrough));
+      RP_RETURN_IF_ERROR(text.Close());
+    }
+    if (!config_.passthrough) {
+      if (comm_.rank() == 0) {
+        RP_ASSIGN_OR_RETURN(index_, output_.open(output_.path));
+        RP_RETURN_IF_ERROR(index_->WriteText(prelude));
+      }
+    } else {
+      if (input_.first_rank() <= input_.last_rank()) {  // a process without parts writes none
+        RP_ASSIGN_OR_RETURN(part_, output_.open(trace::PartPath(output_.path, comm_.rank(), comm_.size())));
+        RP_RETURN_IF_ERROR(part_->WriteRaw(std::string_view(prelude).substr(0, prelude.find('\n'))));
+      }
+      if (comm_.rank() == 0) {
+        RP_ASSIGN_OR_RETURN(index_, output_.open(output_.path));
+        RP_RETURN_IF_ERROR(index_->WriteText(prelude));
+      }
+    }
+    for (const trace::RankRecord& r : dict.rank_records) {
+      if (r.has_complete() && !r.complete) ++problems_.incomplete_ranks;
+    }
+    code_ = std::make_unique<CodeProfile>(dict);
+    path_ = std::make_unique<graph::DistributedPath>(comm_, owners_);
+    return OkStatus();
+  }
+
+  // The writer of what follows a window: the holder of its last line (the
+  // one stream's writer without passthrough).
+  trace::Writer* WriterOf(int holder) {
+    if (!config_.passthrough) return comm_.rank() == 0 ? index_.get() : nullptr;
+    return holder == comm_.rank() ? part_.get() : holder < 0 && comm_.rank() == 0 ? index_.get() : nullptr;
+  }
+
+  Status AddWindow(window::Window& w) {
+    match::Ghosts ghosts;
+    RP_ASSIGN_OR_RETURN(match::Matching matching,
+                        match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts));
+    graph::Graph g(w, matching, true);
+    std::vector<Segment> decided;
+    RP_RETURN_IF_ERROR(path_->Add(g, ghosts, &decided));
+    problems_.graph.Add(g.problems());
+    problems_.unmatched_sends += matching.unmatched_sends;
+    problems_.unmatched_receives += matching.unmatched_receives;
+    problems_.unresolved_receives += matching.unresolved_receives;
+    for (const std::string& e : matching.examples) {
+      if (problems_.examples.size() < 3) problems_.examples.push_back(e);
+    }
+    const int64_t run_start = path_->run_start();
+    RP_RETURN_IF_ERROR(code_->AddWindow(w, run_start, false));
+    const std::vector<graph::CallTimes> times = graph::SplitCalls(g, matching);
+    const int64_t max_phase =
+        AddCalls(g, times, run_start, &last_exit_, &run_, config_.phases ? &phases_ : nullptr);
+    if (config_.passthrough) RP_RETURN_IF_ERROR(WriteLines(w));
+    for (const window::Line& line : w.lines) {
+      if (line.type != trace::RecordType::kPhase) continue;
+      RP_RETURN_IF_ERROR(decoder_.DecodeCopy(w.text(line), &record_));
+      phase_times_[record_.phase.id] = {record_.phase.t0, record_.phase.t1};
+    }
+    int64_t path_phase = INT64_MIN;
+    for (const Segment& s : decided) {
+      run_.AddSegment(s);
+      code_->AddSegment(s);
+      if (s.phase != kNone && config_.phases) {
+        phases_[s.phase].AddSegment(s);
+        path_phase = std::max<int64_t>(path_phase, s.phase);
+      }
+    }
+    if (!decided.empty()) code_->DecidedUntil(decided.back().t1);
+    // Where the window's lines lie, and the phases it reached.
+    WindowSums mine;
+    {
+      // This process's lines are in the stream's order: its first and last
+      // event lines are its least and greatest.
+      const window::Line* first = nullptr;
+      const window::Line* last = nullptr;
+      for (const window::Line& line : w.lines) {
+        if (line.rank < 0) continue;
+        if (first == nullptr) first = &line;
+        last = &line;
+      }
+      if (first != nullptr) {
+        RP_ASSIGN_OR_RETURN(mine.first, PlaceOf(w, *first));
+        RP_ASSIGN_OR_RETURN(mine.last, PlaceOf(w, *last));
+      }
+    }
+    mine.max_phase = max_phase == kNone ? INT64_MIN : max_phase;
+    mine.path_phase = path_phase;
+    RP_ASSIGN_OR_RETURN(WindowSums all, Reduce(comm_, mine));
+    if (all.last.process >= 0) {
+      // rp-cpath writes a window's lines together: the split output reads
+      // back in that order only if no line of it comes before a line of
+      // the window before.
+      if (config_.passthrough && last_place_.process >= 0 &&
+          std::tie(all.first.phase, all.first.time, all.first.rank) <
+              std::tie(last_place_.phase, last_place_.time, last_place_.rank)) {
+        return InputError("window " + std::to_string(w.index) + " has a line (rank " + std::to_string(all.first.rank) +
+                          ", time " + std::to_string(all.first.time) +
+                          ") before the last line of the window before it: the stream is not in the order of its "
+                          "global synchronizations (clocks not synchronized?); run rp-clocksync first");
+      }
+      last_place_ = all.last;
+      holder_ = static_cast<int>(all.last.process);
+    }
+    if (all.max_phase != INT64_MIN) max_phase_ = std::max(max_phase_, all.max_phase);
+    if (all.path_phase != INT64_MIN) path_phase_ = std::max(path_phase_, all.path_phase);
+    if (w.ends_with_sync && max_phase_ != INT64_MIN) complete_below_ = max_phase_ + 1;
+    // The window's decided steps and finished phases, to their writer.
+    const int64_t finished = std::min(complete_below_, path_phase_);
+    return Gather(decided, finished, nullptr);
+  }
+
+  Expected<Place> PlaceOf(const window::Window& w, const window::Line& line) {
+    RP_RETURN_IF_ERROR(decoder_.DecodeCopy(w.text(line), &record_));
+    trace::Reader::OrderKey key;
+    trace::Reader::OrderKeyOf(record_, &key);
+    return Place{key.phase, key.time, key.rank, comm_.rank()};
+  }
+
+  // This process's lines of the window into its part.
+  Status WriteLines(const window::Window& w) {
+    if (!part_) return OkStatus();
+    for (const window::Line& line : w.lines) {
+      RP_RETURN_IF_ERROR(part_->WriteRaw(w.text(line)));
+      ++part_records_;
+      if (line.rank >= 0) part_t0_ = std::min(part_t0_, line.time), part_t1_ = std::max(part_t1_, line.time);
+    }
+    return OkStatus();
+  }
+
+  // Sends the writer (holder_) the decided steps, the phases below
+  // `finished` (and their times) and, at the end (`end`), the run's sums;
+  // the writer writes them as rp-cpath does.
+  struct End {};
+  Status Gather(const std::vector<Segment>& decided, int64_t finished, const End* end) {
+    const int writer = config_.passthrough ? holder_ : 0;
+    const int to = writer < 0 ? 0 : writer;
+    dist::Packer out;
+    PackSegments(decided, &out);
+    std::vector<std::pair<int64_t, Scope*>> done;
+    for (auto& [id, scope] : phases_) {
+      if (end == nullptr && id >= finished) break;
+      done.emplace_back(id, &scope);
+    }
+    out.Put<uint64_t>(done.size());
+    for (const auto& [id, scope] : done) {
+      out.Put(id);
+      scope->Pack(&out);
+      auto times = phase_times_.find(id);
+      out.Put<uint8_t>(times != phase_times_.end());
+      if (times != phase_times_.end()) out.Put(times->second);
+    }
+    for (const auto& [id, scope] : done) phases_.erase(id), phase_times_.erase(id);
+    if (end != nullptr) {
+      run_.Pack(&out);
+      const NamedCode named = code_->Named();
+      named.Pack(&out);
+      for (int64_t v : {problems_.graph.backward_edges, problems_.graph.cycle_edges, problems_.graph.negative_compute,
+                        problems_.graph.neighbour_collectives, problems_.unmatched_sends, problems_.unmatched_receives,
+                        problems_.unresolved_receives}) {
+        out.Put(v);
+      }
+    }
+    std::vector<std::string> bytes(comm_.size());
+    bytes[to] = std::move(out.bytes());
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm_.Alltoallv(bytes));
+    if (comm_.rank() != to) return OkStatus();
+    return WriteGathered(in, end);
+  }
+
+  Status WriteGathered(const std::vector<std::string>& in, const End* end) {
+    std::vector<Segment> segments;
+    std::map<int64_t, Scope> phases;
+    std::map<int64_t, std::pair<int64_t, int64_t>> times;
+    Scope run;
+    NamedCode named;
+    Problems problems;
+    problems.incomplete_ranks = problems_.incomplete_ranks;
+    for (int p = 0; p < comm_.size(); ++p) {
+      dist::Unpacker from(in[p]);
+      for (uint64_t n = from.Get<uint64_t>(); n > 0 && !from.bad(); --n) segments.push_back(from.Get<Segment>());
+      for (uint64_t n = from.Get<uint64_t>(); n > 0 && !from.bad(); --n) {
+        const int64_t id = from.Get<int64_t>();
+        RP_ASSIGN_OR_RETURN(Scope scope, Scope::Unpack(&from));
+        phases[id].Add(scope);
+        if (from.Get<uint8_t>() != 0) times[id] = from.Get<std::pair<int64_t, int64_t>>();
+      }
+      if (end != nullptr) {
+        RP_ASSIGN_OR_RETURN(Scope scope, Scope::Unpack(&from));
+        run.Add(scope);
+        RP_ASSIGN_OR_RETURN(NamedCode theirs, NamedCode::Unpack(&from));
+        named.Add(theirs);
+        for (int64_t* v : {&problems.graph.backward_edges, &problems.graph.cycle_edges,
+                           &problems.graph.negative_compute, &problems.graph.neighbour_collectives,
+                           &problems.unmatched_sends, &problems.unmatched_receives, &problems.unresolved_receives}) {
+          *v += from.Get<int64_t>();
+        }
+      }
+      if (from.bad() || !from.done()) return InputError("process " + std::to_string(p) + " sent damaged sums");
+    }
+    // Along the path every step starts where the one before ended: by time
+    // they are in the path's order.
+    std::sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) { return a.t0 < b.t0; });
+    std::string text;
+    {
+      trace::Writer writer(trace::StringOutput(&text));
+      RecordWriter records(windows_.dictionary(), writer);
+      for (const Segment& s : segments) RP_RETURN_IF_ERROR(records.WriteSegment(s));
+      for (auto& [id, scope] : phases) {
+        RecordWriter::Span span{scope.start, scope.end};
+        auto t = times.find(id);
+        if (t != times.end()) span = {t->second.first, t->second.second};
+        RP_RETURN_IF_ERROR(records.WriteScope(scope, id, span, "exact", problems, config_.phase_ranks));
+      }
+      if (end != nullptr) {
+        if (config_.warn) Warn(problems, named);
+        RP_RETURN_IF_ERROR(
+            records.WriteScope(run, kNone, {path_->run_start(), run.end}, "exact", problems, true, &named));
+        RP_RETURN_IF_ERROR(records.WriteTop(run, config_.top, named));
+      }
+      RP_RETURN_IF_ERROR(writer.Close());
+    }
+    trace::Writer* out = !config_.passthrough ? index_.get() : holder_ >= 0 ? part_.get() : index_.get();
+    if (out == part_.get()) part_records_ += std::count(text.begin(), text.end(), '\n');
+    return out->WriteText(text);
+  }
+
+  void Warn(const Problems& p, const NamedCode& code) const {
+    const graph::GraphProblems& g = p.graph;
+    if (code.counts.unsampled_ranks > 0 && code.counts.samples > 0) {
+      spdlog::warn("{} of {} ranks have calls but no samples: their computation counts for the calls that end it",
+                   code.counts.unsampled_ranks, code.counts.ranks_with_events);
+    }
+    if (g.backward_edges > 0) {
+      spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are not "
+                   "synchronized; run rp-clocksync first. The path misses them (partial).",
+                   g.backward_edges);
+    }
+    if (g.cycle_edges > 0) {
+      spdlog::warn("{} dependencies dropped to break cycles (inconsistent times; rp-clocksync repairs them)",
+                   g.cycle_edges);
+    }
+    if (p.unmatched_sends + p.unmatched_receives + p.unresolved_receives > 0) {
+      spdlog::warn("{} sends and {} receives without a partner, {} wildcard receives never resolved: their "
+                   "dependencies are missing (partial)",
+                   p.unmatched_sends, p.unmatched_receives, p.unresolved_receives);
+    }
+    if (p.incomplete_ranks > 0) {
+      spdlog::warn("{} ranks' data ends before MPI_Finalize: the path covers what they recorded (partial)",
+                   p.incomplete_ranks);
+    }
+  }
+
+  Status Finish() {
+    std::vector<Segment> rest;
+    RP_RETURN_IF_ERROR(path_->Finish(&rest));
+    Sum calls;
+    calls.value = path_->started() ? 1 : 0;
+    for (const Segment& s : rest) {
+      run_.AddSegment(s);
+      code_->AddSegment(s);
+      if (s.phase != kNone && config_.phases) phases_[s.phase].AddSegment(s);
+    }
+    code_->Finish();
+    End end;
+    if (!path_->started()) return NothingError("the trace has no mpi records: no critical path");
+    RP_RETURN_IF_ERROR(Gather(rest, INT64_MAX, &end));
+    window::WarnAboutInput(windows_);
+    return CloseOutputs();
+  }
+
+  // The parts closed, process 0 names them in the index and closes it last.
+  Status CloseOutputs() {
+    if (part_) RP_RETURN_IF_ERROR(part_->Close());
+    if (!config_.passthrough) return comm_.rank() == 0 ? index_->Close() : OkStatus();
+    dist::Packer out;
+    out.Put<int64_t>(input_.first_rank());
+    out.Put<int64_t>(input_.last_rank());
+    out.Put<int64_t>(part_records_);
+    out.Put<int64_t>(part_t0_);
+    out.Put<int64_t>(part_t1_);
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm_.Allgather(out.bytes()));
+    if (comm_.rank() != 0) return OkStatus();
+    for (int process = 0; process < comm_.size(); ++process) {
+      dist::Unpacker in(all[process]);
+      trace::RankGroup ranks;
+      ranks.first = in.Get<int64_t>();
+      ranks.last = in.Get<int64_t>();
+      const int64_t records = in.Get<int64_t>(), t0 = in.Get<int64_t>(), t1 = in.Get<int64_t>();
+      if (ranks.last < ranks.first) continue;  // a process without parts
+      const std::string path = trace::PartPath(output_.path, process, comm_.size());
+      RP_RETURN_IF_ERROR(index_->Write(trace::PartRecordOf(path, ranks, records, t0, t1)));
+    }
+    return index_->Close();
+  }
+
+  struct Sum {
+    int64_t value = 0;
+    void Add(const Sum& o) { value += o.value; }
+  };
+
+  const Config& config_;
+  dist::Comm& comm_;
+  trace::InputSet& input_;
+  const ParallelOutput& output_;
+  dist::CommJudge judge_;
+  window::WindowReader windows_;
+  match::Owners owners_;
+  std::unique_ptr<graph::DistributedPath> path_;
+  std::unique_ptr<CodeProfile> code_;
+  std::unique_ptr<trace::Writer> part_, index_;
+  int64_t part_records_ = 0, part_t0_ = INT64_MAX, part_t1_ = INT64_MIN;
+  Problems problems_;
+  Scope run_;
+  std::map<int64_t, Scope> phases_;
+  std::map<int64_t, std::pair<int64_t, int64_t>> phase_times_;
+  std::vector<int64_t> last_exit_;
+  int64_t max_phase_ = INT64_MIN, path_phase_ = INT64_MIN, complete_below_ = INT64_MIN;
+  int holder_ = -1;  // the process holding the last line so far
+  Place last_place_;
+  trace::LineDecoder decoder_;
+  trace::Record record_;
+};
+
+}  // namespace
+
+Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output) {
+  return ParallelCpath(config, comm, input, output).Run();
+}
+
+}  // namespace rp::cpath
