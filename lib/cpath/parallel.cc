@@ -353,7 +353,8 @@ class ParallelCpath {
 
   Status Finish() {
     std::vector<Segment> rest;
-    RP_RETURN_IF_ERROR(path_->Finish(&rest));
+    RP_RETURN_IF_ERROR(path_->Finish(&rest));  // from its end up: in the path's order by time
+    std::sort(rest.begin(), rest.end(), [](const Segment& a, const Segment& b) { return a.t0 < b.t0; });
     Sum calls;
     calls.value = path_->started() ? 1 : 0;
     for (const Segment& s : rest) {

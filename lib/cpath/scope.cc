@@ -8,8 +8,7 @@ void Scope::AddSegment(const graph::Segment& s) {
   length += s.length;
   ++segments;
   by_kind[static_cast<int>(s.kind)] += s.length == 0 ? s.t1 - s.t0 : s.length;
-  last_rank = s.rank;
-  last_time = s.t0;
+  if (s.t0 >= last_time) last_rank = s.rank, last_time = s.t0;  // the path's order, however they are added
   Rank(s.rank).cp += s.length;
   SiteStats& site = sites[s.site];
   if (site.fn < 0) site.fn = s.fn;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rp-phases-mpi on P = 1, 2, 3, 4, 8 processes: its split output, read
+# rp-phases-mpi and rp-cpath-mpi on P = 1, 2, 3, 4, 8 processes: rp-phases-mpi's split output, read
 # through the index, is rp-phases' output on the merged trace byte for
 # byte -- on a recorded run (6 ranks in 6 parts: with 8 processes, some
 # read none), on a generated trace of 256 ranks in 16 parts, and after
@@ -108,6 +108,48 @@ cat out
 [ $status != 0 ] && [ $status != 124 ] || fail "records after the events, not after the last phase: exit status $status"
 grep -q "would go into phase 1 of rp-phases' output" out || fail "records after the events: not told"
 [ ! -e odd-out.ndjson ] || fail "records after the events: an index was left"
+
+# rp-cpath-mpi: the critical path on P processes is rp-cpath's, byte for
+# byte, on rp-phases-mpi's outputs (phased, split in 4): the recorded run
+# with its samples, and the 256 generated ranks; without passthrough its one
+# stream is rp-cpath's; after rp-clocksync (its summaries the last lines).
+export PATH="$root/cmd/rp-cpath:$PATH"
+for trace in run halo-split; do
+  rp-cpath --no-zeroing $trace-phases.ndjson -o $trace-cpath-nz.ndjson 2>/dev/null
+  for p in 1 2 3 4 8; do
+    timeout 300 "${parallel[@]}" -np $p rp-cpath-mpi --no-zeroing $trace-p4.ndjson.zst -o $trace-cp$p.ndjson.zst ||
+      fail "rp-cpath-mpi on $p processes, $trace"
+    rp-cat $trace-cp$p.ndjson.zst >$trace-cp$p.ndjson
+    cmp $trace-cpath-nz.ndjson $trace-cp$p.ndjson || {
+      diff $trace-cpath-nz.ndjson $trace-cp$p.ndjson | head -6 | cut -c1-300
+      fail "rp-cpath-mpi on $p processes: $trace differs from rp-cpath"
+    }
+  done
+  timeout 300 "${parallel[@]}" -np 3 rp-cpath-mpi --no-zeroing --no-passthrough $trace-p4.ndjson.zst -o $trace-np.ndjson ||
+    fail "rp-cpath-mpi --no-passthrough, $trace"
+  cmp <(rp-cpath --no-zeroing --no-passthrough $trace-phases.ndjson 2>/dev/null) $trace-np.ndjson ||
+    fail "rp-cpath-mpi --no-passthrough: $trace differs from rp-cpath"
+done
+[ "$(rp-cat -t cp_segment run-cp4.ndjson.zst | grep -c cp_segment)" -gt 10 ] || fail "the run's path has few segments"
+for p in 1 3; do
+  timeout 300 "${parallel[@]}" -np $p rp-cpath-mpi --no-zeroing synced-split.ndjson -o synced-cp$p.ndjson ||
+    fail "rp-cpath-mpi on $p processes after rp-clocksync"
+  cmp <(rp-cpath --no-zeroing synced.ndjson 2>/dev/null) <(rp-cat synced-cp$p.ndjson) ||
+    fail "rp-cpath-mpi on $p processes after rp-clocksync differs from rp-cpath"
+done
+# A part truncated: the job ends with the error, no hang, no index.
+timeout 120 "${parallel[@]}" -np 2 rp-cpath-mpi --no-zeroing broken/halo-split.ndjson.zst -o broken-cp.ndjson.zst >out 2>&1
+status=$?
+cat out | head -5
+[ $status != 124 ] || fail "rp-cpath-mpi, a failing process: the job hung"
+[ $status != 0 ] || fail "rp-cpath-mpi, a failing process: the job exited 0"
+grep -q "halo-split.part12.ndjson.zst: 999 records, its index says" out || fail "rp-cpath-mpi: the error is not told"
+[ ! -e broken-cp.ndjson.zst ] || fail "rp-cpath-mpi: a failing job left an index"
+# Zeroing is not distributed yet: refused with a clear message.
+timeout 60 "${parallel[@]}" -np 2 rp-cpath-mpi run-p4.ndjson.zst -o z.ndjson.zst >out 2>&1
+status=$?
+[ $status != 0 ] && [ $status != 124 ] && grep -q "give --no-zeroing" out || fail "rp-cpath-mpi without --no-zeroing"
+
 # A trace that is not split.
 rp-cat halo.ndjson.zst -o merged.ndjson.zst
 timeout 60 "${parallel[@]}" -np 2 rp-phases-mpi merged.ndjson.zst -o x.ndjson.zst >out 2>&1
