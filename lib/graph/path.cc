@@ -285,58 +285,84 @@ void Zeroings::Add(const Graph& g, const CriticalPath& cp, const std::vector<Pro
   if (g.events() == 0) return;
   const int64_t run_start = cp.started() ? cp.run_start() : g.application_start();
   // What-ifs first seen here start from the unchanged lengths.
-  std::vector<Key> fresh;
+  Insert(FreshKeys(g, procedures), cp.ends());
+  // Sites' what-ifs in batches, one pass each; procedures one by one
+  // (each has its own cuts).
+  const size_t sites = site_keys();
+  for (size_t first = 0; first < sites; first += kBatch) {
+    RunSites(g, first, std::min(kBatch, sites - first), run_start);
+  }
+  for (size_t i = sites; i < keys_.size(); ++i) {
+    const Zeroing* zero = PrepareProcedure(g, i, procedures);
+    lp_.Run(g, ends_[i], run_start, zero);
+    lp_.Advance(g, &ends_[i]);
+    FinishProcedure(i, procedures);
+  }
+}
+
+Zeroings::Fresh Zeroings::FreshKeys(const Graph& g, const std::vector<ProcedureCuts>& procedures) {
+  Fresh fresh;
   const window::Event* last = nullptr;
   for (const window::Event& e : g.window().events) {
     if (last != nullptr && e.site == last->site) continue;  // a rank's calls often repeat a site
     last = &e;
     const bool dense = e.site >= 0 && e.site < window::kDenseSites;
     if (dense && static_cast<size_t>(e.site) < known_.size() && known_[e.site]) continue;
-    for (int32_t kind : {0, 1}) {
-      const Key key{kind, e.site};
-      if (!std::binary_search(keys_.begin(), keys_.end(), key)) fresh.push_back(key);
-    }
+    if (!std::binary_search(keys_.begin(), keys_.end(), Key{0, e.site})) fresh.sites.push_back(e.site);
     if (dense) {
       if (static_cast<size_t>(e.site) >= known_.size()) known_.resize(e.site + 1);
       known_[e.site] = true;
     }
   }
   for (const ProcedureCuts& p : procedures) {
-    const Key key{2, p.procedure};
-    if (!std::binary_search(keys_.begin(), keys_.end(), key)) fresh.push_back(key);
+    if (!std::binary_search(keys_.begin(), keys_.end(), Key{2, p.procedure})) fresh.procedures.push_back(p.procedure);
   }
-  std::sort(fresh.begin(), fresh.end());
-  fresh.erase(std::unique(fresh.begin(), fresh.end()), fresh.end());
-  for (const Key& key : fresh) {
+  for (std::vector<int32_t>* ids : {&fresh.sites, &fresh.procedures}) {
+    std::sort(ids->begin(), ids->end());
+    ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+  }
+  return fresh;
+}
+
+void Zeroings::Insert(const Fresh& fresh, const std::vector<RankEnd>& ends) {
+  std::vector<Key> keys;
+  for (int32_t site : fresh.sites) keys.push_back({0, site}), keys.push_back({1, site});
+  for (int32_t procedure : fresh.procedures) keys.push_back({2, procedure});
+  for (const Key& key : keys) {
     const size_t at = std::lower_bound(keys_.begin(), keys_.end(), key) - keys_.begin();
+    if (at < keys_.size() && keys_[at] == key) continue;
     keys_.insert(keys_.begin() + at, key);
-    ends_.insert(ends_.begin() + at, cp.ends());
+    ends_.insert(ends_.begin() + at, ends);
   }
-  // Sites' what-ifs in batches, one pass each; procedures one by one
-  // (each has its own cuts).
+  for (int32_t site : fresh.sites) {
+    if (site < 0 || site >= window::kDenseSites) continue;
+    if (static_cast<size_t>(site) >= known_.size()) known_.resize(site + 1);
+    known_[site] = true;
+  }
+}
+
+size_t Zeroings::site_keys() const {
   size_t sites = 0;
   while (sites < keys_.size() && keys_[sites].kind != 2) ++sites;
-  for (size_t first = 0; first < sites; first += kBatch) {
-    RunSites(g, first, std::min(kBatch, sites - first), run_start);
+  return sites;
+}
+
+const Zeroing* Zeroings::PrepareProcedure(const Graph& g, size_t i, const std::vector<ProcedureCuts>& procedures) {
+  cut_.resize(g.events(), 0);
+  auto it = std::lower_bound(procedures.begin(), procedures.end(), keys_[i].id,
+                             [](const ProcedureCuts& p, int32_t id) { return p.procedure < id; });
+  if (it != procedures.end() && it->procedure == keys_[i].id) {
+    for (const Cut& c : it->cuts) cut_[c.event] += c.ns;
   }
-  cut_.assign(g.events(), 0);
-  for (size_t i = sites; i < keys_.size(); ++i) {
-    Zeroing zero{keys_[i].id, keys_[i].kind == 1, nullptr};
-    const std::vector<Cut>* cuts = nullptr;
-    if (keys_[i].kind == 2) {
-      auto it = std::lower_bound(procedures.begin(), procedures.end(), keys_[i].id,
-                                 [](const ProcedureCuts& p, int32_t id) { return p.procedure < id; });
-      if (it != procedures.end() && it->procedure == keys_[i].id) cuts = &it->cuts;
-      if (cuts != nullptr) {
-        for (const Cut& c : *cuts) cut_[c.event] += c.ns;
-      }
-      zero = Zeroing{window::kNone, true, cut_.data()};
-    }
-    lp_.Run(g, ends_[i], run_start, &zero);
-    lp_.Advance(g, &ends_[i]);
-    if (cuts != nullptr) {
-      for (const Cut& c : *cuts) cut_[c.event] = 0;
-    }
+  zero_ = Zeroing{window::kNone, true, cut_.data()};
+  return &zero_;
+}
+
+void Zeroings::FinishProcedure(size_t i, const std::vector<ProcedureCuts>& procedures) {
+  auto it = std::lower_bound(procedures.begin(), procedures.end(), keys_[i].id,
+                             [](const ProcedureCuts& p, int32_t id) { return p.procedure < id; });
+  if (it != procedures.end() && it->procedure == keys_[i].id) {
+    for (const Cut& c : it->cuts) cut_[c.event] = 0;
   }
 }
 
@@ -345,54 +371,63 @@ void Zeroings::Add(const Graph& g, const CriticalPath& cp, const std::vector<Pro
 // Only lengths: a what-if's length needs no predecessors, and the ties
 // Run breaks do not change it.
 void Zeroings::RunSites(const Graph& g, size_t first, size_t count, int64_t run_start) {
-  const size_t b = count;
-  lengths_.resize(static_cast<size_t>(g.nodes()) * b);
-  int32_t site[kBatch];
-  bool compute[kBatch];
-  for (size_t k = 0; k < b; ++k) site[k] = keys_[first + k].id, compute[k] = keys_[first + k].kind == 1;
-  const window::Window& w = g.window();
-  for (uint32_t node : g.order()) {
-    int64_t* out = &lengths_[static_cast<size_t>(node) * b];
-    if (g.is_hub(node)) {
-      std::fill(out, out + b, INT64_MIN);
-      for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
-        const int64_t* in = &lengths_[static_cast<size_t>(*m) * b];
-        for (size_t k = 0; k < b; ++k) out[k] = std::max(out[k], in[k]);
-      }
-      continue;
+  PrepareSites(g, first, count);
+  for (uint32_t node : g.order()) VisitSites(g, node, run_start);
+  AdvanceSites(g);
+}
+
+void Zeroings::PrepareSites(const Graph& g, size_t first, size_t count) {
+  first_ = first, batch_ = count;
+  lengths_.resize(static_cast<size_t>(g.nodes()) * batch_);
+  for (size_t k = 0; k < batch_; ++k) site_[k] = keys_[first + k].id, compute_[k] = keys_[first + k].kind == 1;
+}
+
+void Zeroings::VisitSites(const Graph& g, uint32_t node, int64_t run_start) {
+  const size_t b = batch_, first = first_;
+  int64_t* out = &lengths_[static_cast<size_t>(node) * b];
+  if (g.is_hub(node)) {
+    std::fill(out, out + b, INT64_MIN);
+    for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
+      const int64_t* in = &lengths_[static_cast<size_t>(*m) * b];
+      for (size_t k = 0; k < b; ++k) out[k] = std::max(out[k], in[k]);
     }
-    const uint32_t e = EventOf(node);
-    const window::Event& ev = w.events[e];
-    if (!IsExit(node)) {
-      const uint32_t before = g.previous(node);
-      for (size_t k = 0; k < b; ++k) {
-        int64_t from, weight;
-        if (before != kNoNode) {
-          from = lengths_[static_cast<size_t>(before) * b + k];
-          weight = g.compute(e);
-        } else {
-          const FirstEdge edge = IntoFirstCall(ends_[first + k], ev, run_start);
-          from = edge.from, weight = edge.weight;
-        }
-        out[k] = from + (ev.site == site[k] && compute[k] ? 0 : weight);
-      }
-      continue;
-    }
-    const int64_t local = g.local(e);
-    const int64_t* prev = &lengths_[static_cast<size_t>(node - 1) * b];
-    bool zeroed[kBatch];
-    for (size_t k = 0; k < b; ++k) {
-      zeroed[k] = ev.site == site[k] && !compute[k];
-      out[k] = prev[k] + (zeroed[k] ? 0 : local);
-    }
-    for (const CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
-      if (c->weight < 0) continue;  // dropped to break a cycle
-      const int64_t* in = &lengths_[static_cast<size_t>(c->from) * b];
-      for (size_t k = 0; k < b; ++k) out[k] = std::max(out[k], in[k] + (zeroed[k] ? 0 : c->weight));
-    }
+    return;
   }
+  const uint32_t e = EventOf(node);
+  const window::Event& ev = g.window().events[e];
+  if (!IsExit(node)) {
+    const uint32_t before = g.previous(node);
+    for (size_t k = 0; k < b; ++k) {
+      int64_t from, weight;
+      if (before != kNoNode) {
+        from = lengths_[static_cast<size_t>(before) * b + k];
+        weight = g.compute(e);
+      } else {
+        const FirstEdge edge = IntoFirstCall(ends_[first + k], ev, run_start);
+        from = edge.from, weight = edge.weight;
+      }
+      out[k] = from + (ev.site == site_[k] && compute_[k] ? 0 : weight);
+    }
+    return;
+  }
+  const int64_t local = g.local(e);
+  const int64_t* prev = &lengths_[static_cast<size_t>(node - 1) * b];
+  bool zeroed[kBatch];
   for (size_t k = 0; k < b; ++k) {
-    AdvanceEnds(g, [&](uint32_t node) { return lengths_[static_cast<size_t>(node) * b + k]; }, &ends_[first + k]);
+    zeroed[k] = ev.site == site_[k] && !compute_[k];
+    out[k] = prev[k] + (zeroed[k] ? 0 : local);
+  }
+  for (const CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
+    if (c->weight < 0) continue;  // dropped to break a cycle
+    const int64_t* in = &lengths_[static_cast<size_t>(c->from) * b];
+    for (size_t k = 0; k < b; ++k) out[k] = std::max(out[k], in[k] + (zeroed[k] ? 0 : c->weight));
+  }
+}
+
+void Zeroings::AdvanceSites(const Graph& g) {
+  for (size_t k = 0; k < batch_; ++k) {
+    AdvanceEnds(g, [&](uint32_t node) { return lengths_[static_cast<size_t>(node) * batch_ + k]; },
+                &ends_[first_ + k]);
   }
 }
 

@@ -193,13 +193,37 @@ class Zeroings {
   // Sites in site order, compute before mpi; then procedures by id.
   std::vector<Result> Results() const;
 
+  // Add's steps, for a distributed analysis (lib/graph/distributed.h),
+  // whose processes hold their ranks' ends and agree on the keys:
+  // the what-ifs `g`'s events and `procedures` name that are not kept yet
+  // (as site ids, then procedure ids; sorted, once each).
+  struct Fresh {
+    std::vector<int32_t> sites, procedures;
+  };
+  Fresh FreshKeys(const Graph& g, const std::vector<ProcedureCuts>& procedures);
+  // Keeps them (every process the same), starting from `ends`.
+  void Insert(const Fresh& fresh, const std::vector<RankEnd>& ends);
+  // The passes: batches of site what-ifs, then each procedure's.
+  size_t site_keys() const;
+  static constexpr size_t kBatch = 16;  // site what-ifs a pass
+  void PrepareSites(const Graph& g, size_t first, size_t count);
+  void VisitSites(const Graph& g, uint32_t node, int64_t run_start);
+  int64_t* site_lengths(uint32_t node) { return &lengths_[static_cast<size_t>(node) * batch_]; }
+  void AdvanceSites(const Graph& g);
+  // Procedure key i (i >= site_keys()): its what-if with its cuts set on
+  // this window's events (`cuts` sized by the events, returned to zero by
+  // the caller), and its ends.
+  const Zeroing* PrepareProcedure(const Graph& g, size_t i, const std::vector<ProcedureCuts>& procedures);
+  void FinishProcedure(size_t i, const std::vector<ProcedureCuts>& procedures);
+  std::vector<RankEnd>& ends(size_t i) { return ends_[i]; }
+  size_t keys() const { return keys_.size(); }
+
  private:
   struct Key {
     int32_t kind;  // 0 site mpi, 1 site compute, 2 procedure
     int32_t id;
     auto operator<=>(const Key&) const = default;
   };
-  static constexpr size_t kBatch = 16;  // site what-ifs a pass
   void RunSites(const Graph& g, size_t first, size_t count, int64_t run_start);
 
   std::vector<bool> known_;  // by site: its keys are in keys_
@@ -208,6 +232,11 @@ class Zeroings {
   LongestPath lp_;
   std::vector<int64_t> cut_;
   std::vector<int64_t> lengths_;  // RunSites: a batch's lengths, node by node
+  // The batch being run (PrepareSites).
+  size_t first_ = 0, batch_ = 0;
+  int32_t site_[kBatch];
+  bool compute_[kBatch];
+  Zeroing zero_;
 };
 
 }  // namespace rp::graph
