@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   CLI::App& app = tool.app();
   bool no_passthrough = false, no_zeroing = false, no_phases = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the cp_* records (one stream, by process 0)");
-  app.add_flag("--no-zeroing", no_zeroing, "skip the what-if zeroing (required: not yet on many processes)");
+  app.add_flag("--no-zeroing", no_zeroing, "skip the what-if zeroing (one longest-path pass per site and per sampled function)");
   app.add_option("--top", config.top, "cp_top: the sites and functions with more than 1/M of the critical path")
       ->type_name("M")
       ->check(rp::cli::Between(1, 1000));
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
       "rounds that carry only the lengths crossing between processes.\n"
       "\n"
       "Examples:\n"
-      "  mpirun -np 8 rp-cpath-mpi --no-zeroing synced.ndjson.zst -o cpath.ndjson.zst\n"
+      "  mpirun -np 8 rp-cpath-mpi synced.ndjson.zst -o cpath.ndjson.zst\n"
       "  rp-report cpath.ndjson.zst");
   const int code = tool.Main(argc, argv, [&]() -> rp::Status {
     if (io.output == "-" && !no_passthrough) {

@@ -84,10 +84,6 @@ class ParallelCpath {
  private:
   Status Start() {
     if (config_.algo != Algo::kExact) return InputError("rp-cpath-mpi finds the exact path only (--algo exact)");
-    if (config_.zeroing) {
-      return InputError("rp-cpath-mpi does not yet zero sites and functions on many processes: give --no-zeroing "
-                        "(or run rp-cpath)");
-    }
     RP_RETURN_IF_ERROR(windows_.Start());
     if (!input_.split()) {
       return InputError("rp-cpath-mpi reads a split trace (rp-record --split N, rp-cat --split N); " + input_.where() +
@@ -138,6 +134,7 @@ class ParallelCpath {
                         match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts));
     graph::Graph g(w, matching, true);
     std::vector<Segment> decided;
+    const std::vector<graph::RankEnd> ends_before = path_->ends();
     RP_RETURN_IF_ERROR(path_->Add(g, ghosts, &decided));
     problems_.graph.Add(g.problems());
     problems_.unmatched_sends += matching.unmatched_sends;
@@ -147,7 +144,14 @@ class ParallelCpath {
       if (problems_.examples.size() < 3) problems_.examples.push_back(e);
     }
     const int64_t run_start = path_->run_start();
-    RP_RETURN_IF_ERROR(code_->AddWindow(w, run_start, false));
+    RP_RETURN_IF_ERROR(code_->AddWindow(w, run_start, config_.zeroing));
+    if (config_.zeroing && path_->window_had_calls()) {
+      // What if a site or a sampled function took no time (online CP §3):
+      // the same passes as rp-cpath's, replayed; functions known by name.
+      RP_ASSIGN_OR_RETURN(std::vector<graph::ProcedureCuts> cuts, GlobalCuts());
+      RP_RETURN_IF_ERROR(
+          graph::ZeroAcross(comm_, g, ghosts, ends_before, run_start, cuts, &zeroings_, &zero_stats_));
+    }
     const std::vector<graph::CallTimes> times = graph::SplitCalls(g, matching);
     const int64_t max_phase =
         AddCalls(g, times, run_start, &last_exit_, &run_, config_.phases ? &phases_ : nullptr);
@@ -215,6 +219,36 @@ class ParallelCpath {
     trace::Reader::OrderKey key;
     trace::Reader::OrderKeyOf(record_, &key);
     return Place{key.phase, key.time, key.rank, comm_.rank()};
+  }
+
+  // The window's function cuts (CodeProfile::cuts), their functions
+  // numbered alike on every process: a name first cut in a window gets the
+  // next number, names of one window in name order.
+  Expected<std::vector<graph::ProcedureCuts>> GlobalCuts() {
+    const profile::ContextTree& tree = code_->tree();
+    dist::Packer fresh;
+    for (const graph::ProcedureCuts& p : code_->cuts()) {
+      const std::string& name = tree.functions()[p.procedure];
+      if (!function_ids_.count(name)) fresh.PutString(name);
+    }
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm_.Allgather(fresh.bytes()));
+    std::set<std::string> names;
+    for (const std::string& bytes : all) {
+      dist::Unpacker in(bytes);
+      while (!in.done() && !in.bad()) names.insert(in.GetString());
+    }
+    for (const std::string& name : names) {
+      if (function_ids_.emplace(name, static_cast<int32_t>(function_names_.size())).second) {
+        function_names_.push_back(name);
+      }
+    }
+    std::vector<graph::ProcedureCuts> cuts;
+    for (const graph::ProcedureCuts& p : code_->cuts()) {
+      cuts.push_back({function_ids_.at(tree.functions()[p.procedure]), p.cuts});
+    }
+    std::sort(cuts.begin(), cuts.end(),
+              [](const graph::ProcedureCuts& a, const graph::ProcedureCuts& b) { return a.procedure < b.procedure; });
+    return cuts;
   }
 
   // This process's lines of the window into its part.
@@ -316,6 +350,13 @@ class ParallelCpath {
         if (config_.warn) Warn(problems, named);
         RP_RETURN_IF_ERROR(
             records.WriteScope(run, kNone, {path_->run_start(), run.end}, "exact", problems, true, &named));
+        if (config_.zeroing) {
+          // Without samples a function's share is its call sites' computation,
+          // which the site what-ifs already show.
+          static const std::vector<std::string> kNoFunctions;
+          RP_RETURN_IF_ERROR(
+              records.WriteZeroings(run, zeroing_results_, named.sampled ? function_names_ : kNoFunctions));
+        }
         RP_RETURN_IF_ERROR(records.WriteTop(run, config_.top, named));
       }
       RP_RETURN_IF_ERROR(writer.Close());
@@ -365,6 +406,9 @@ class ParallelCpath {
     code_->Finish();
     End end;
     if (!path_->started()) return NothingError("the trace has no mpi records: no critical path");
+    if (config_.zeroing) {
+      RP_ASSIGN_OR_RETURN(zeroing_results_, graph::ZeroingResults(comm_, zeroings_));
+    }
     RP_RETURN_IF_ERROR(Gather(rest, INT64_MAX, &end));
     window::WarnAboutInput(windows_);
     return CloseOutputs();
@@ -416,6 +460,11 @@ class ParallelCpath {
   std::map<int64_t, Scope> phases_;
   std::map<int64_t, std::pair<int64_t, int64_t>> phase_times_;
   std::vector<int64_t> last_exit_;
+  graph::Zeroings zeroings_;
+  graph::ReplayStats zero_stats_;
+  std::vector<graph::Zeroings::Result> zeroing_results_;
+  std::map<std::string, int32_t> function_ids_;  // functions cut, numbered alike everywhere
+  std::vector<std::string> function_names_;
   int64_t max_phase_ = INT64_MIN, path_phase_ = INT64_MIN, complete_below_ = INT64_MIN;
   int holder_ = -1;  // the process holding the last line so far
   Place last_place_;

@@ -18,8 +18,9 @@
 // is per window one all-reduce and the decided steps to their writer;
 // every process's sums (Scope, NamedCode) once per phase and at the end.
 //
-// Not yet: what-if zeroing (--no-zeroing is required) and --algo replay
-// and heuristic.
+// What-if zeroing replays rp-cpath's passes the same way (graph::
+// ZeroAcross), sampled functions numbered alike on every process by name.
+// Not here: --algo replay and heuristic.
 #ifndef RP_LIB_CPATH_PARALLEL_H_
 #define RP_LIB_CPATH_PARALLEL_H_
 

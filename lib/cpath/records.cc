@@ -307,7 +307,15 @@ Status RecordWriter::WriteZeroings(const Scope& run, std::vector<graph::Zeroings
 
 Status RecordWriter::WriteZeroings(const Scope& run, std::vector<graph::Zeroings::Result> results,
                                    const std::vector<std::string>& procedures) {
-  std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
+  // Shortest first; on a tie sites (in site order) before functions, those by name.
+  auto key = [&](const graph::Zeroings::Result& z) {
+    const bool procedure = z.procedure >= 0;
+    static const std::string kNoName;
+    const std::string& name =
+        procedure && static_cast<size_t>(z.procedure) < procedures.size() ? procedures[z.procedure] : kNoName;
+    return std::tie(z.length, procedure, name);
+  };
+  std::stable_sort(results.begin(), results.end(), [&](const auto& a, const auto& b) { return key(a) < key(b); });
   for (const auto& z : results) {
     trace::CpZeroingRecord r;
     if (z.procedure >= 0) {

@@ -1,5 +1,6 @@
 #include "lib/graph/distributed.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -97,6 +98,82 @@ Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pas
   }
   schedule.PlaceLeftHubs([&](uint32_t node) { pass.Visit(node); });
   return OkStatus();
+}
+
+void SitesPass::Put(uint32_t entry, dist::Packer* out) {
+  const int64_t* lengths = z_->site_lengths(entry);
+  for (size_t k = 0; k < batch; ++k) out->Put(lengths[k]);
+}
+
+void SitesPass::Get(uint32_t ghost_entry, dist::Unpacker* in) {
+  int64_t* lengths = z_->site_lengths(ghost_entry);
+  for (size_t k = 0; k < batch; ++k) lengths[k] = in->Get<int64_t>();
+}
+
+namespace {
+
+// Every process's ids, once each, sorted.
+Expected<std::vector<int32_t>> Union(dist::Comm& comm, const std::vector<int32_t>& mine) {
+  dist::Packer out;
+  for (int32_t id : mine) out.Put(id);
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm.Allgather(out.bytes()));
+  std::vector<int32_t> ids;
+  for (const std::string& bytes : all) {
+    dist::Unpacker in(bytes);
+    while (!in.done() && !in.bad()) ids.push_back(in.Get<int32_t>());
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+struct Longest {
+  int64_t length;
+  void Add(const Longest& o) { length = std::max(length, o.length); }
+};
+
+}  // namespace
+
+Status ZeroAcross(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, const std::vector<RankEnd>& ends,
+                  int64_t run_start, const std::vector<ProcedureCuts>& procedures, Zeroings* z, ReplayStats* stats) {
+  Zeroings::Fresh fresh = z->FreshKeys(g, procedures);
+  RP_ASSIGN_OR_RETURN(fresh.sites, Union(comm, fresh.sites));
+  RP_ASSIGN_OR_RETURN(fresh.procedures, Union(comm, fresh.procedures));
+  z->Insert(fresh, ends);
+  const size_t sites = z->site_keys();
+  for (size_t first = 0; first < sites; first += Zeroings::kBatch) {
+    const size_t count = std::min(Zeroings::kBatch, sites - first);
+    z->PrepareSites(g, first, count);
+    SitesPass pass(g, z, run_start);
+    pass.batch = count;
+    RP_RETURN_IF_ERROR(Replay(comm, g, ghosts, pass, stats));
+    z->AdvanceSites(g);
+  }
+  LongestPath lp;
+  for (size_t i = sites; i < z->keys(); ++i) {
+    const Zeroing* zero = z->PrepareProcedure(g, i, procedures);
+    LengthPass pass(g, z->ends(i), run_start, &lp, zero);
+    RP_RETURN_IF_ERROR(Replay(comm, g, ghosts, pass, stats));
+    lp.Advance(g, &z->ends(i));
+    z->FinishProcedure(i, procedures);
+  }
+  return OkStatus();
+}
+
+Expected<std::vector<Zeroings::Result>> ZeroingResults(dist::Comm& comm, const Zeroings& z) {
+  std::vector<Zeroings::Result> results = z.Results();  // this process's ranks' longest
+  std::string slots(results.size() * sizeof(Longest), '\0');
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Longest l{results[i].length};
+    std::memcpy(slots.data() + i * sizeof l, &l, sizeof l);
+  }
+  RP_RETURN_IF_ERROR(comm.Allreduce(&slots, sizeof(Longest), &dist::FoldSlots<Longest>));
+  for (size_t i = 0; i < results.size(); ++i) {
+    Longest l;
+    std::memcpy(&l, slots.data() + i * sizeof l, sizeof l);
+    results[i].length = l.length;
+  }
+  return results;
 }
 
 }  // namespace rp::graph

@@ -64,6 +64,21 @@ class LengthPass : public Pass {
   const Zeroing* zero_;
 };
 
+// Zeroings' batched site what-ifs over a distributed graph.
+class SitesPass : public Pass {
+ public:
+  SitesPass(const Graph& g, Zeroings* z, int64_t run_start) : g_(g), z_(z), run_start_(run_start) {}
+  void Visit(uint32_t node) override { z_->VisitSites(g_, node, run_start_); }
+  void Put(uint32_t entry, dist::Packer* out) override;
+  void Get(uint32_t ghost_entry, dist::Unpacker* in) override;
+  size_t batch = 0;
+
+ private:
+  const Graph& g_;
+  Zeroings* z_;
+  const int64_t run_start_;
+};
+
 struct ReplayStats {
   int64_t rounds = 0, values_sent = 0, bytes_sent = 0, cycles_broken = 0;
 };
@@ -71,6 +86,17 @@ struct ReplayStats {
 // Runs `pass` over `g` (built distributed) with every other process's
 // replay of the same window. `g` is changed only by a cycle break.
 Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pass, ReplayStats* stats);
+
+// Critical path zeroing over a distributed graph (Zeroings::Add's steps):
+// the what-ifs every process's events and `procedures` (ids the same on
+// every process) name, kept alike everywhere, each started from `ends`
+// (this process's ranks' before the window); the passes replayed. Call
+// after the window's main pass (which breaks its cycles), for a window
+// with calls on some process.
+Status ZeroAcross(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, const std::vector<RankEnd>& ends,
+                  int64_t run_start, const std::vector<ProcedureCuts>& procedures, Zeroings* z, ReplayStats* stats);
+// Zeroings::Results over every process's ranks.
+Expected<std::vector<Zeroings::Result>> ZeroingResults(dist::Comm& comm, const Zeroings& z);
 
 }  // namespace rp::graph
 

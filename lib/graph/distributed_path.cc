@@ -283,6 +283,7 @@ Status DistributedPath::Add(Graph& g, const match::Ghosts& ghosts, std::vector<S
   Least start;
   if (g.events() > 0) start.value = g.application_start(), start.events = g.events();
   RP_ASSIGN_OR_RETURN(Least all, Reduce(comm_, start));
+  window_had_calls_ = all.events > 0;
   if (all.events == 0) return OkStatus();
   if (!started_) started_ = true, run_start_ = all.value;
   LengthPass pass(g, ends_, run_start_, &lp_);

@@ -45,6 +45,8 @@ class DistributedPath {
   Status Finish(std::vector<Segment>* rest);
 
   bool started() const { return started_; }
+  // Whether the window last added had calls on some process.
+  bool window_had_calls() const { return window_had_calls_; }
   int64_t run_start() const { return run_start_; }
   int64_t length() const { return length_; }
   int32_t end_rank() const { return end_rank_; }
@@ -87,7 +89,7 @@ class DistributedPath {
 
   dist::Comm& comm_;
   const match::Owners* owners_;
-  bool started_ = false;
+  bool started_ = false, window_had_calls_ = false;
   int64_t run_start_ = 0, length_ = 0;
   int32_t end_rank_ = -1;
   std::vector<RankEnd> ends_;

@@ -111,31 +111,37 @@ grep -q "would go into phase 1 of rp-phases' output" out || fail "records after 
 
 # rp-cpath-mpi: the critical path on P processes is rp-cpath's, byte for
 # byte, on rp-phases-mpi's outputs (phased, split in 4): the recorded run
-# with its samples, and the 256 generated ranks; without passthrough its one
-# stream is rp-cpath's; after rp-clocksync (its summaries the last lines).
+# with its samples (site and function what-ifs), and the 256 generated
+# ranks; without zeroing; without passthrough its one stream is rp-cpath's;
+# after rp-clocksync (its summaries the last lines).
 export PATH="$root/cmd/rp-cpath:$PATH"
+same_cpath() {  # expected actual what
+  cmp "$1" "$2" || {
+    diff "$1" "$2" | head -6 | cut -c1-300
+    fail "rp-cpath-mpi $3 differs from rp-cpath"
+  }
+}
 for trace in run halo-split; do
-  rp-cpath --no-zeroing $trace-phases.ndjson -o $trace-cpath-nz.ndjson 2>/dev/null
   for p in 1 2 3 4 8; do
-    timeout 300 "${parallel[@]}" -np $p rp-cpath-mpi --no-zeroing $trace-p4.ndjson.zst -o $trace-cp$p.ndjson.zst ||
+    timeout 300 "${parallel[@]}" -np $p rp-cpath-mpi $trace-p4.ndjson.zst -o $trace-cp$p.ndjson.zst ||
       fail "rp-cpath-mpi on $p processes, $trace"
     rp-cat $trace-cp$p.ndjson.zst >$trace-cp$p.ndjson
-    cmp $trace-cpath-nz.ndjson $trace-cp$p.ndjson || {
-      diff $trace-cpath-nz.ndjson $trace-cp$p.ndjson | head -6 | cut -c1-300
-      fail "rp-cpath-mpi on $p processes: $trace differs from rp-cpath"
-    }
+    same_cpath $trace-cpath.ndjson $trace-cp$p.ndjson "on $p processes, $trace"
   done
-  timeout 300 "${parallel[@]}" -np 3 rp-cpath-mpi --no-zeroing --no-passthrough $trace-p4.ndjson.zst -o $trace-np.ndjson ||
+  rp-cpath --no-zeroing $trace-phases.ndjson -o $trace-cpath-nz.ndjson 2>/dev/null
+  timeout 300 "${parallel[@]}" -np 3 rp-cpath-mpi --no-zeroing $trace-p4.ndjson.zst -o $trace-nz.ndjson.zst ||
+    fail "rp-cpath-mpi --no-zeroing, $trace"
+  same_cpath $trace-cpath-nz.ndjson <(rp-cat $trace-nz.ndjson.zst) "--no-zeroing, $trace"
+  timeout 300 "${parallel[@]}" -np 3 rp-cpath-mpi --no-passthrough $trace-p4.ndjson.zst -o $trace-np.ndjson ||
     fail "rp-cpath-mpi --no-passthrough, $trace"
-  cmp <(rp-cpath --no-zeroing --no-passthrough $trace-phases.ndjson 2>/dev/null) $trace-np.ndjson ||
-    fail "rp-cpath-mpi --no-passthrough: $trace differs from rp-cpath"
+  same_cpath <(rp-cpath --no-passthrough $trace-phases.ndjson 2>/dev/null) $trace-np.ndjson "--no-passthrough, $trace"
 done
-[ "$(rp-cat -t cp_segment run-cp4.ndjson.zst | grep -c cp_segment)" -gt 10 ] || fail "the run's path has few segments"
+[ "$(grep -c '"type":"cp_segment"' run-cp4.ndjson)" -gt 10 ] || fail "the run's path has few segments"
+grep -q '"type":"cp_zeroing","kind":"function"' run-cp4.ndjson || fail "the run has no function what-if"
 for p in 1 3; do
-  timeout 300 "${parallel[@]}" -np $p rp-cpath-mpi --no-zeroing synced-split.ndjson -o synced-cp$p.ndjson ||
+  timeout 300 "${parallel[@]}" -np $p rp-cpath-mpi synced-split.ndjson -o synced-cp$p.ndjson ||
     fail "rp-cpath-mpi on $p processes after rp-clocksync"
-  cmp <(rp-cpath --no-zeroing synced.ndjson 2>/dev/null) <(rp-cat synced-cp$p.ndjson) ||
-    fail "rp-cpath-mpi on $p processes after rp-clocksync differs from rp-cpath"
+  same_cpath <(rp-cpath synced.ndjson 2>/dev/null) <(rp-cat synced-cp$p.ndjson) "on $p processes after rp-clocksync"
 done
 # A part truncated: the job ends with the error, no hang, no index.
 timeout 120 "${parallel[@]}" -np 2 rp-cpath-mpi --no-zeroing broken/halo-split.ndjson.zst -o broken-cp.ndjson.zst >out 2>&1
@@ -145,10 +151,21 @@ cat out | head -5
 [ $status != 0 ] || fail "rp-cpath-mpi, a failing process: the job exited 0"
 grep -q "halo-split.part12.ndjson.zst: 999 records, its index says" out || fail "rp-cpath-mpi: the error is not told"
 [ ! -e broken-cp.ndjson.zst ] || fail "rp-cpath-mpi: a failing job left an index"
-# Zeroing is not distributed yet: refused with a clear message.
-timeout 60 "${parallel[@]}" -np 2 rp-cpath-mpi run-p4.ndjson.zst -o z.ndjson.zst >out 2>&1
+# A stream whose windows are out of order (ranks' clocks apart): refused
+# with the remedy, since rp-cpath's window-by-window output could not be
+# read back from parts in that order.
+cat >skewed.ndjson <<'TRACE'
+{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2,"clock":"local","order":"time"}
+{"type":"comm","id":0,"size":2,"ranks":[0,1],"kind":"world"}
+{"type":"mpi","rank":0,"seq":0,"fn":"MPI_Barrier","t0":10,"t1":12,"comm":0}
+{"type":"mpi","rank":0,"seq":1,"fn":"MPI_Barrier","t0":15,"t1":16,"comm":0}
+{"type":"mpi","rank":1,"seq":0,"fn":"MPI_Barrier","t0":100,"t1":102,"comm":0}
+{"type":"mpi","rank":1,"seq":1,"fn":"MPI_Barrier","t0":105,"t1":107,"comm":0}
+TRACE
+rp-cat --split 2 skewed.ndjson -o skewed-split.ndjson || fail "rp-cat --split of the skewed trace"
+timeout 60 "${parallel[@]}" -np 2 rp-cpath-mpi skewed-split.ndjson -o skewed-out.ndjson >out 2>&1
 status=$?
-[ $status != 0 ] && [ $status != 124 ] && grep -q "give --no-zeroing" out || fail "rp-cpath-mpi without --no-zeroing"
+[ $status != 0 ] && [ $status != 124 ] && grep -q "run rp-clocksync first" out || fail "rp-cpath-mpi on a skewed trace"
 
 # A trace that is not split.
 rp-cat halo.ndjson.zst -o merged.ndjson.zst
