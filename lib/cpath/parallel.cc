@@ -131,7 +131,9 @@ class ParallelCpath {
   Status AddWindow(window::Window& w) {
     match::Ghosts ghosts;
     RP_ASSIGN_OR_RETURN(match::Matching matching,
-                        match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts));
+                        match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts, &match_bytes_));
+    ++windows_in_;
+    ghosts_ += static_cast<int64_t>(ghosts.index.size());
     graph::Graph g(w, matching, true);
     std::vector<Segment> decided;
     const std::vector<graph::RankEnd> ends_before = path_->ends();
@@ -411,6 +413,12 @@ class ParallelCpath {
     }
     RP_RETURN_IF_ERROR(Gather(rest, INT64_MAX, &end));
     window::WarnAboutInput(windows_);
+    // For tests/bench/parallel_bench.sh's model (-v).
+    const graph::ReplayStats& r = path_->stats();
+    spdlog::debug("process {} of {}: {} windows, {} match bytes sent, {} ghosts; paths: {} rounds, {} values, {} bytes "
+                  "sent; what-ifs: {} rounds, {} bytes sent",
+                  comm_.rank(), comm_.size(), windows_in_, match_bytes_, ghosts_, r.rounds, r.values_sent, r.bytes_sent,
+                  zero_stats_.rounds, zero_stats_.bytes_sent);
     return CloseOutputs();
   }
 
@@ -460,6 +468,7 @@ class ParallelCpath {
   std::map<int64_t, Scope> phases_;
   std::map<int64_t, std::pair<int64_t, int64_t>> phase_times_;
   std::vector<int64_t> last_exit_;
+  int64_t windows_in_ = 0, ghosts_ = 0, match_bytes_ = 0;
   graph::Zeroings zeroings_;
   graph::ReplayStats zero_stats_;
   std::vector<graph::Zeroings::Result> zeroing_results_;

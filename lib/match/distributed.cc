@@ -119,7 +119,7 @@ EventOrder EventOrder::Of(const window::Event& e) {
 }
 
 Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const window::Dictionary& dict,
-                               window::Window* window, Ghosts* ghosts) {
+                               window::Window* window, Ghosts* ghosts, int64_t* bytes_sent) {
   window::Window& w = *window;
   const int me = comm.rank(), processes = comm.size();
   Matcher matcher(w, dict);
@@ -151,6 +151,7 @@ Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const win
   for (int p = 0; p < processes; ++p) {
     if (p == me) continue;
     packed[p] = out[p].Pack(w);
+    if (bytes_sent != nullptr) *bytes_sent += static_cast<int64_t>(packed[p].size());
     for (uint32_t index : out[p].events()) holders[index].push_back(p);
   }
   RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.Alltoallv(packed));

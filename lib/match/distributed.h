@@ -82,8 +82,9 @@ struct Ghosts {
 // Matches `*window` (this process's ranks' records) with the other
 // processes', adding the partners' events as ghosts. Every process calls
 // it for every window, in the same turn.
+// `bytes_sent`, if given, grows by what this process sent.
 Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const window::Dictionary& dict,
-                               window::Window* window, Ghosts* ghosts);
+                               window::Window* window, Ghosts* ghosts, int64_t* bytes_sent = nullptr);
 
 }  // namespace rp::match
 

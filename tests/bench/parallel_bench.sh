@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rp-phases-mpi: measured speed-up and memory at P = 1, 2 on this machine,
+# rp-phases-mpi and rp-cpath-mpi: measured speed-up and memory at P = 1, 2 on this machine,
 # the volume it exchanges checked against its formula on a simulated run
 # of many ranks, and a model of time and memory at P = 64..4096 for traces
 # of 10^9..10^11 records built from those figures.
@@ -7,9 +7,10 @@
 #   tests/bench/parallel_bench.sh            (RP_BENCH_RECORDS, RP_BENCH_RUNS)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bazel build -c opt //cmd/rp-cat //cmd/rp-phases //cmd/rp-phases:rp-phases-mpi //tests/synth:gen_halo >/dev/null 2>&1
+bazel build -c opt //cmd/rp-cat //cmd/rp-phases //cmd/rp-phases:rp-phases-mpi //cmd/rp-cpath //cmd/rp-cpath:rp-cpath-mpi \
+  //tests/synth:gen_halo >/dev/null 2>&1
 bin=$(pwd)/bazel-bin
-export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$PATH"
+export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$bin/cmd/rp-cpath:$PATH"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
 records=${RP_BENCH_RECORDS:-10000000}
 runs=${RP_BENCH_RUNS:-3}
@@ -49,6 +50,16 @@ printf "speed-up at P=2: %.2fx against rp-phases, %.2fx against P=1\n" \
 printf "against rp-cat -z on one core: rp-phases %.2f, rp-phases-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
   "$(echo "$single_wall / $cat_wall" | bc -l)" "$(echo "$p1_wall / $cat_wall" | bc -l)" \
   "$(echo "$p2_wall / $cat_wall" | bc -l)"
+# rp-cpath-mpi on the same trace (the graph split by ranks).
+timed csingle "rp-cpath, one process" rp-cpath "$work/halo.ndjson" -o "$work/out/csingle.ndjson"
+timed c1 "rp-cpath-mpi, P=1" "${mpirun_[@]}" -np 1 rp-cpath-mpi "$work/s1.ndjson" -o "$work/out/c1.ndjson"
+timed c2 "rp-cpath-mpi, P=2" "${mpirun_[@]}" -np 2 rp-cpath-mpi "$work/s2.ndjson" -o "$work/out/c2.ndjson"
+printf "rp-cpath-mpi speed-up at P=2: %.2fx against rp-cpath, %.2fx against P=1\n" \
+  "$(echo "$csingle_wall / $c2_wall" | bc -l)" "$(echo "$c1_wall / $c2_wall" | bc -l)"
+printf "against rp-cat -z on one core: rp-cpath %.2f, rp-cpath-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
+  "$(echo "$csingle_wall / $cat_wall" | bc -l)" "$(echo "$c1_wall / $cat_wall" | bc -l)" \
+  "$(echo "$c2_wall / $cat_wall" | bc -l)"
+cc=$(echo "$c1_cpu / $n" | bc -l)
 # CPU per record of one process: the compute term of the model.
 c=$(echo "$p1_cpu / $n" | bc -l)
 rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2*
@@ -82,6 +93,17 @@ printf "time: measured %.2f s wall; model %.2f s start-up + %.2f s computation o
   "$sim_wall" "$start" "$(echo "$sim_records * $c / $(nproc)" | bc -l)" "$(nproc)" \
   "$(echo "$start + $sim_records * $c / $(nproc)" | bc -l)"
 
+# rp-cpath-mpi on the simulated run: what crosses between processes.
+/usr/bin/time -f "%e" -o "$work/csimtime" "${mpirun_[@]}" -np 8 rp-cpath-mpi -v "$work/m8.ndjson" \
+  -o "$work/cout.ndjson" 2>"$work/clog"
+rp-cpath "$work/many.ndjson" 2>/dev/null | cmp - <(rp-cat "$work/cout.ndjson") && echo "rp-cpath-mpi output: rp-cpath's byte for byte"
+read -r csim_wall <"$work/csimtime"
+grep "process 0 of" "$work/clog" | sed 's/.*debug: //'
+match=$(grep -m1 -o '[0-9]* match bytes' "$work/clog" | cut -d' ' -f1)
+windows=$(grep -m1 -o '[0-9]* windows' "$work/clog" | cut -d' ' -f1)
+printf "rp-cpath-mpi: %.2f s wall on 8 processes; match: %.0f bytes sent per window per process, %.1f per record\n" \
+  "$csim_wall" "$(echo "$match / $windows" | bc -l)" "$(echo "$match * 8 / $sim_records" | bc -l)"
+
 echo
 echo "== model: P processes, N records, R ranks; a phase per 100 records a rank"
 echo "   compute N*c/P (c = $(printf "%.0f" "$(echo "$c * 10^9" | bc -l)") ns a record, measured above); per phase every"
@@ -97,6 +119,17 @@ for N in 1e9 1e10 1e11; do
       recv = phases * 72 + exchanges * 40;
       ex = 2 * exchanges * 5e-6 * log(P) / log(2) + recv / 1e10;
       printf "%6d %8.0e %8d %10.1f s %11.1f MB %10.1f s\n", P, N, R, compute, recv / 1e6, ex }'
+  done
+done
+echo
+echo "== model of rp-cpath-mpi's exchange: every call of a world collective goes to every process"
+echo "   as a ghost (~130 bytes), so each process receives about R calls a global synchronization:"
+echo "   N/100 calls over the run, whatever P; messages between processes add their two events"
+printf "%6s %8s %8s %12s %16s\n" P N R compute "ghosts/process"
+for N in 1e9 1e10 1e11; do
+  for P in 64 1024 4096; do
+    awk -v P=$P -v N=$N -v c="$cc" 'BEGIN { R = 65536;
+      printf "%6d %8.0e %8d %10.1f s %13.1f GB\n", P, N, R, N * c / P, N / 100 * 130 / 1e9 }'
   done
 done
 echo "   memory per process: the phases in flight for its ranks (a window), about"
