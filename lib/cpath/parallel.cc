@@ -24,15 +24,6 @@ namespace {
 using graph::Segment;
 using window::kNone;
 
-template <typename T>
-Expected<T> Reduce(dist::Comm& comm, const T& mine) {
-  std::string slot(reinterpret_cast<const char*>(&mine), sizeof mine);
-  RP_RETURN_IF_ERROR(comm.Allreduce(&slot, sizeof mine, &dist::FoldSlots<T>));
-  T all;
-  std::memcpy(&all, slot.data(), sizeof all);
-  return all;
-}
-
 // A line's place in the stream (trace::Reader::OrderKey), with its process.
 struct Place {
   int64_t phase = INT64_MIN, time = INT64_MIN, rank = INT64_MIN, process = -1;
@@ -192,7 +183,7 @@ class ParallelCpath {
     }
     mine.max_phase = max_phase == kNone ? INT64_MIN : max_phase;
     mine.path_phase = path_phase;
-    RP_ASSIGN_OR_RETURN(WindowSums all, Reduce(comm_, mine));
+    RP_ASSIGN_OR_RETURN(WindowSums all, dist::AllreduceValue(comm_, mine));
     if (all.last.process >= 0) {
       // rp-cpath writes a window's lines together: the split output reads
       // back in that order only if no line of it comes before a line of
@@ -398,8 +389,6 @@ class ParallelCpath {
     std::vector<Segment> rest;
     RP_RETURN_IF_ERROR(path_->Finish(&rest));  // from its end up: in the path's order by time
     std::sort(rest.begin(), rest.end(), [](const Segment& a, const Segment& b) { return a.t0 < b.t0; });
-    Sum calls;
-    calls.value = path_->started() ? 1 : 0;
     for (const Segment& s : rest) {
       run_.AddSegment(s);
       code_->AddSegment(s);
@@ -446,11 +435,6 @@ class ParallelCpath {
     }
     return index_->Close();
   }
-
-  struct Sum {
-    int64_t value = 0;
-    void Add(const Sum& o) { value += o.value; }
-  };
 
   const Config& config_;
   dist::Comm& comm_;

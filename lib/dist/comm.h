@@ -58,6 +58,22 @@ void FoldSlots(const char* in, char* inout, size_t slots) {
   }
 }
 
+// One trivially copyable value combined over every process by its Add
+// (an Allreduce of one slot).
+template <typename T>
+Expected<T> AllreduceValue(Comm& comm, const T& mine) {
+  std::string slot(reinterpret_cast<const char*>(&mine), sizeof mine);
+  RP_RETURN_IF_ERROR(comm.Allreduce(&slot, sizeof mine, &FoldSlots<T>));
+  T all;
+  std::memcpy(&all, slot.data(), sizeof all);
+  return all;
+}
+// The commonest such value: a count added up.
+struct Sum {
+  int64_t value = 0;
+  void Add(const Sum& o) { value += o.value; }
+};
+
 // Allgather with each process's status: the data of all, or the first
 // failed process's error ("process 2: ...").
 Expected<std::vector<std::string>> Exchange(Comm& comm, std::string_view mine);

@@ -1,6 +1,6 @@
 // Where windows end in a distributed read: the window readers of all
 // processes decide each global synchronization together (window::
-// BoundaryJudge), by one all-reduce of their parts (56 bytes, whatever
+// BoundaryJudge), by one all-reduce of their parts (48 bytes, whatever
 // the processes).
 //
 //   dist::CommJudge judge(comm);

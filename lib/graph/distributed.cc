@@ -24,15 +24,6 @@ struct Blocked {
 };
 static_assert(std::is_trivially_copyable_v<RoundSums> && std::is_trivially_copyable_v<Blocked>);
 
-template <typename T>
-Expected<T> Reduce(dist::Comm& comm, const T& mine) {
-  std::string slot(reinterpret_cast<const char*>(&mine), sizeof mine);
-  RP_RETURN_IF_ERROR(comm.Allreduce(&slot, sizeof mine, &dist::FoldSlots<T>));
-  T all;
-  std::memcpy(&all, slot.data(), sizeof all);
-  return all;
-}
-
 }  // namespace
 
 Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pass, ReplayStats* stats) {
@@ -82,14 +73,14 @@ Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pas
         schedule.Release(Entry(e), placed);
       }
     }
-    RP_ASSIGN_OR_RETURN(RoundSums all, Reduce(comm, mine));
+    RP_ASSIGN_OR_RETURN(RoundSums all, dist::AllreduceValue(comm, mine));
     if (all.unplaced == 0) break;
     if (all.sent > 0) continue;
     // No process can go on and nothing is on its way: a cycle.
     Blocked local;
     const uint32_t victim = schedule.Victim();
     if (victim != kNoNode) local = Blocked{g.time(victim), match::EventOrder::Of(g.event(victim))};
-    RP_ASSIGN_OR_RETURN(Blocked least, Reduce(comm, local));
+    RP_ASSIGN_OR_RETURN(Blocked least, dist::AllreduceValue(comm, local));
     if (least.time == INT64_MAX) return InputError("the replay is stuck and no exit is blocked");
     if (victim != kNoNode && std::tie(local.time, local.order) == std::tie(least.time, least.order)) {
       schedule.BreakCycle(victim);

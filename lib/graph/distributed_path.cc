@@ -19,19 +19,6 @@ enum Kind : int64_t {
   kCollect  // id: collect the rest of the path from node id up
 };
 
-template <typename T>
-Expected<T> Reduce(dist::Comm& comm, const T& mine) {
-  std::string slot(reinterpret_cast<const char*>(&mine), sizeof mine);
-  RP_RETURN_IF_ERROR(comm.Allreduce(&slot, sizeof mine, &dist::FoldSlots<T>));
-  T all;
-  std::memcpy(&all, slot.data(), sizeof all);
-  return all;
-}
-
-struct Sum {
-  int64_t value = 0;
-  void Add(const Sum& o) { value += o.value; }
-};
 struct Least {
   int64_t value = INT64_MAX, events = 0;
   void Add(const Least& o) { value = std::min(value, o.value), events += o.events; }
@@ -69,7 +56,7 @@ void DistributedPath::FreeNode(int32_t id) {
 Expected<bool> DistributedPath::Round(std::vector<std::string>* in) {
   const int processes = comm_.size();
   std::vector<std::string> bytes(processes);
-  Sum sent;
+  dist::Sum sent;
   for (int p = 0; p < processes; ++p) {
     sent.value += static_cast<int64_t>(out_[p].bytes().size());
     bytes[p] = std::move(out_[p].bytes());
@@ -78,7 +65,7 @@ Expected<bool> DistributedPath::Round(std::vector<std::string>* in) {
   stats_.bytes_sent += sent.value;
   ++stats_.rounds;
   RP_ASSIGN_OR_RETURN(*in, comm_.Alltoallv(bytes));
-  RP_ASSIGN_OR_RETURN(Sum all, Reduce(comm_, sent));
+  RP_ASSIGN_OR_RETURN(dist::Sum all, dist::AllreduceValue(comm_, sent));
   return all.value > 0;
 }
 
@@ -253,9 +240,9 @@ Status DistributedPath::Count() {
 }
 
 Status DistributedPath::Decide(std::vector<Segment>* decided) {
-  Sum mine;
+  dist::Sum mine;
   for (const RankEnd& end : ends_) mine.value += end.started;
-  RP_ASSIGN_OR_RETURN(Sum leaves, Reduce(comm_, mine));
+  RP_ASSIGN_OR_RETURN(dist::Sum leaves, dist::AllreduceValue(comm_, mine));
   for (int32_t id = 0; id < static_cast<int32_t>(nodes_.size()); ++id) {
     Node& n = nodes_[id];
     if (!n.live) continue;
@@ -282,7 +269,7 @@ Status DistributedPath::Add(Graph& g, const match::Ghosts& ghosts, std::vector<S
   // The window has calls on some process; the first such starts the run.
   Least start;
   if (g.events() > 0) start.value = g.application_start(), start.events = g.events();
-  RP_ASSIGN_OR_RETURN(Least all, Reduce(comm_, start));
+  RP_ASSIGN_OR_RETURN(Least all, dist::AllreduceValue(comm_, start));
   window_had_calls_ = all.events > 0;
   if (all.events == 0) return OkStatus();
   if (!started_) started_ = true, run_start_ = all.value;
@@ -303,7 +290,7 @@ Status DistributedPath::Finish(std::vector<Segment>* rest) {
   for (size_t rank = 0; rank < ends_.size(); ++rank) {
     if (ends_[rank].started) mine.Add(End{ends_[rank].length, static_cast<int64_t>(rank)});
   }
-  RP_ASSIGN_OR_RETURN(End all, Reduce(comm_, mine));
+  RP_ASSIGN_OR_RETURN(End all, dist::AllreduceValue(comm_, mine));
   if (all.rank == INT64_MAX) return OkStatus();
   length_ = all.length;
   end_rank_ = static_cast<int32_t>(all.rank);

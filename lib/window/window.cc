@@ -808,25 +808,13 @@ Expected<bool> WindowReader::Next(Window* window) {
         MergeNext();
       }
     }
-    if (have_first_) {
-      have_first_ = false;
-      RP_RETURN_IF_ERROR(BufferRecord());
-      continue;
-    }
-    if (input_done_) {
+    if (input_done_ && !have_first_) {
       if (!Buffered()) return false;
       MergeAll();
       Emit(false, window);
       return true;
     }
-    RP_ASSIGN_OR_RETURN(bool more, input_.Next(&record_));
-    if (!more) {
-      input_done_ = true;
-      continue;
-    }
-    ++records_read_;
-    if (record_.type == trace::RecordType::kHeader) continue;  // later inputs' headers: InputSet drops them
-    RP_RETURN_IF_ERROR(BufferRecord());
+    RP_RETURN_IF_ERROR(ReadRecord());
   }
 }
 
@@ -841,12 +829,7 @@ Expected<bool> WindowReader::NextJudged(Window* window) {
       if (!judged) judged_out_ = true;
       if (emitted) return true;
     }
-    if (have_first_) {
-      have_first_ = false;
-      RP_RETURN_IF_ERROR(BufferRecord());
-      continue;
-    }
-    if (input_done_) {
+    if (input_done_ && !have_first_) {
       // The last window: every process's lines left, if any has some.
       SyncParts mine;
       for (size_t i = first_; i < buckets_.size(); ++i) mine.lines += static_cast<int64_t>(buckets_[i]->window.lines.size());
@@ -857,15 +840,23 @@ Expected<bool> WindowReader::NextJudged(Window* window) {
       Emit(false, window);
       return true;
     }
-    RP_ASSIGN_OR_RETURN(bool more, input_.Next(&record_));
-    if (!more) {
-      input_done_ = true;
-      continue;
-    }
-    ++records_read_;
-    if (record_.type == trace::RecordType::kHeader) continue;
-    RP_RETURN_IF_ERROR(BufferRecord());
+    RP_RETURN_IF_ERROR(ReadRecord());
   }
+}
+
+Status WindowReader::ReadRecord() {
+  if (have_first_) {  // the first event, read by Start()
+    have_first_ = false;
+    return BufferRecord();
+  }
+  RP_ASSIGN_OR_RETURN(bool more, input_.Next(&record_));
+  if (!more) {
+    input_done_ = true;
+    return OkStatus();
+  }
+  ++records_read_;
+  if (record_.type == trace::RecordType::kHeader) return OkStatus();  // later inputs' headers: InputSet drops them
+  return BufferRecord();
 }
 
 Expected<bool> WindowReader::JudgeNext(Window* window, bool* emitted) {

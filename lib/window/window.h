@@ -291,6 +291,8 @@ class WindowReader {
   // Clean()'s sums over this process's ranks (SyncParts::active, sent, received).
   void CleanParts(int64_t k, SyncParts* parts) const;
   Expected<bool> NextJudged(Window* window);
+  // Buffers the next record (input_done_ after the last).
+  Status ReadRecord();
   // Judges synchronization k with the other processes; false when no rank
   // will reach it (no more boundaries).
   Expected<bool> JudgeNext(Window* window, bool* emitted);
