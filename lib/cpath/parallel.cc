@@ -38,11 +38,13 @@ struct WindowSums {
   Place last;
   Place first{INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
   int64_t max_phase = INT64_MIN, path_phase = INT64_MIN;
+  int64_t decided_until = INT64_MIN;  // the latest end of a decided step
   void Add(const WindowSums& o) {
     last = std::max(last, o.last);
     first = std::min(first, o.first);
     max_phase = std::max(max_phase, o.max_phase);
     path_phase = std::max(path_phase, o.path_phase);
+    decided_until = std::max(decided_until, o.decided_until);
   }
 };
 static_assert(std::is_trivially_copyable_v<WindowSums>);
@@ -163,7 +165,6 @@ class ParallelCpath {
         path_phase = std::max<int64_t>(path_phase, s.phase);
       }
     }
-    if (!decided.empty()) code_->DecidedUntil(decided.back().t1);
     // Where the window's lines lie, and the phases it reached.
     WindowSums mine;
     {
@@ -183,7 +184,11 @@ class ParallelCpath {
     }
     mine.max_phase = max_phase == kNone ? INT64_MIN : max_phase;
     mine.path_phase = path_phase;
+    for (const Segment& s : decided) mine.decided_until = std::max(mine.decided_until, s.t1);
     RP_ASSIGN_OR_RETURN(WindowSums all, dist::AllreduceValue(comm_, mine));
+    // Every process forgets the computations the path has left behind,
+    // whether its ranks carry the path or not.
+    if (all.decided_until != INT64_MIN) code_->DecidedUntil(all.decided_until);
     if (all.last.process >= 0) {
       // rp-cpath writes a window's lines together: the split output reads
       // back in that order only if no line of it comes before a line of
@@ -264,6 +269,8 @@ class ParallelCpath {
     const int to = writer < 0 ? 0 : writer;
     dist::Packer out;
     PackSegments(decided, &out);
+    // The finished phases' scopes, and the times of their phase records
+    // (whichever process read each: it may hold no call of the phase).
     std::vector<std::pair<int64_t, Scope*>> done;
     for (auto& [id, scope] : phases_) {
       if (end == nullptr && id >= finished) break;
@@ -273,11 +280,15 @@ class ParallelCpath {
     for (const auto& [id, scope] : done) {
       out.Put(id);
       scope->Pack(&out);
-      auto times = phase_times_.find(id);
-      out.Put<uint8_t>(times != phase_times_.end());
-      if (times != phase_times_.end()) out.Put(times->second);
     }
-    for (const auto& [id, scope] : done) phases_.erase(id), phase_times_.erase(id);
+    for (const auto& [id, scope] : done) phases_.erase(id);
+    auto times_end = end == nullptr ? phase_times_.lower_bound(finished) : phase_times_.end();
+    out.Put<uint64_t>(std::distance(phase_times_.begin(), times_end));
+    for (auto it = phase_times_.begin(); it != times_end; ++it) {
+      out.Put(it->first);
+      out.Put(it->second);
+    }
+    phase_times_.erase(phase_times_.begin(), times_end);
     if (end != nullptr) {
       run_.Pack(&out);
       const NamedCode named = code_->Named();
@@ -310,7 +321,10 @@ class ParallelCpath {
         const int64_t id = from.Get<int64_t>();
         RP_ASSIGN_OR_RETURN(Scope scope, Scope::Unpack(&from));
         phases[id].Add(scope);
-        if (from.Get<uint8_t>() != 0) times[id] = from.Get<std::pair<int64_t, int64_t>>();
+      }
+      for (uint64_t n = from.Get<uint64_t>(); n > 0 && !from.bad(); --n) {
+        const int64_t id = from.Get<int64_t>();
+        times[id] = from.Get<std::pair<int64_t, int64_t>>();
       }
       if (end != nullptr) {
         RP_ASSIGN_OR_RETURN(Scope scope, Scope::Unpack(&from));
