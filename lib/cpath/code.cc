@@ -153,8 +153,8 @@ Expected<NamedCode> NamedCode::Unpack(dist::Unpacker* from) {
   return n;
 }
 
-std::vector<std::string> CodeProfile::Warnings() const {
-  const profile::Counts& c = counts();
+std::vector<std::string> NamedCode::Warnings() const {
+  const profile::Counts& c = counts;
   std::vector<std::string> out;
   if (c.samples == 0) return out;
   const int64_t unsampled = c.unsampled_ranks;
@@ -174,8 +174,8 @@ std::vector<std::string> CodeProfile::Warnings() const {
     out.push_back(std::to_string(c.unweighted) + " samples have no positive weight: counted with their rank's last "
                   "weight");
   }
-  if (tree().undefined_frames() > 0) {
-    out.push_back(std::to_string(tree().undefined_frames()) +
+  if (undefined_frames > 0) {
+    out.push_back(std::to_string(undefined_frames) +
                   " sample frames name sites no site record defines: left out of their stacks");
   }
   if (c.unknown_rank > 0) {

@@ -46,6 +46,8 @@ struct NamedCode {
   };
   std::map<std::pair<std::string, std::vector<int64_t>>, Context> contexts;
 
+  // What the samples could not tell, for stderr; none when all was well.
+  std::vector<std::string> Warnings() const;
   void Add(const NamedCode& other);
   void Pack(dist::Packer* out) const;
   static Expected<NamedCode> Unpack(dist::Unpacker* in);
@@ -65,9 +67,6 @@ class CodeProfile {
   // The path is decided up to t: computations ending before it are done.
   void DecidedUntil(int64_t t) { attribution_.ForgetBefore(t); }
   void Finish() { attribution_.Finish(); }
-  // What the samples could not tell, for stderr; none when all was well.
-  std::vector<std::string> Warnings() const;
-
   const profile::ContextTree& tree() const { return attribution_.tree(); }
   profile::ContextTree& tree() { return attribution_.tree(); }
   const profile::Counts& counts() const { return attribution_.counts(); }

@@ -37,12 +37,9 @@ class Analysis::Impl {
  public:
   Impl(const Config& config, const window::Dictionary& dict, trace::Writer& out)
       : config_(config), dict_(dict), out_(out), records_(dict, out), code_(dict) {
-    std::set<std::string> hosts;
     for (const trace::RankRecord& r : dict.rank_records) {
       if (r.has_complete() && !r.complete) ++problems_.incomplete_ranks;
-      if (r.has_host()) hosts.insert(r.host);
     }
-    hosts_ = hosts.size();
   }
 
   // Takes *window when it must keep it (Algo::kReplay).
@@ -50,7 +47,7 @@ class Analysis::Impl {
     std::unique_ptr<graph::WindowGraph>& p = *window;
     const window::Window& w = p->window;
     const graph::Graph& g = p->graph;
-    CountProblems(*p);
+    problems_.Count(g.problems(), p->matching);
     if (!started_ && !w.events.empty()) {
       started_ = true;
       run_start_ = g.application_start();
@@ -101,8 +98,8 @@ class Analysis::Impl {
     RP_RETURN_IF_ERROR(Decided());
     RP_RETURN_IF_ERROR(WriteFinishedPhases(true));
     code_.Finish();
-    if (config_.warn) Warn();
     const NamedCode named = code_.Named();
+    if (config_.warn) WarnAbout(problems_, named, dict_);
     RP_RETURN_IF_ERROR(records_.WriteScope(run_, kNone, {run_start_, run_.end}, AlgoName(config_.algo), problems_,
                                            true, &named));
     if (config_.algo == Algo::kExact && config_.zeroing) {
@@ -114,16 +111,6 @@ class Analysis::Impl {
   bool any_calls() const { return started_; }
 
  private:
-  void CountProblems(const graph::WindowGraph& p) {
-    problems_.graph.Add(p.graph.problems());
-    problems_.unmatched_sends += p.matching.unmatched_sends;
-    problems_.unmatched_receives += p.matching.unmatched_receives;
-    problems_.unresolved_receives += p.matching.unresolved_receives;
-    for (const std::string& e : p.matching.examples) {
-      if (problems_.examples.size() < 3) problems_.examples.push_back(e);
-    }
-  }
-
   // Every call's time and where it went, for the profile's total column and
   // the imbalance metrics.
   void CountCalls(const graph::WindowGraph& p) {
@@ -172,43 +159,11 @@ class Analysis::Impl {
     return OkStatus();
   }
 
-  void Warn() const {
-    for (const std::string& w : code_.Warnings()) spdlog::warn("{}", w);
-    const Problems& p = problems_;
-    if (p.graph.backward_edges > 0) {
-      spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are "
-                   "not synchronized; run rp-clocksync first. The path misses them (partial).",
-                   p.graph.backward_edges);
-    }
-    if (p.graph.cycle_edges > 0) {
-      spdlog::warn("{} dependencies dropped to break cycles (inconsistent times; rp-clocksync repairs them)",
-                   p.graph.cycle_edges);
-    }
-    if (p.unmatched_sends + p.unmatched_receives + p.unresolved_receives > 0) {
-      spdlog::warn("{} sends and {} receives without a partner, {} wildcard receives never resolved: their "
-                   "dependencies are missing (partial){}{}",
-                   p.unmatched_sends, p.unmatched_receives, p.unresolved_receives,
-                   p.examples.empty() ? "" : "; e.g. ", p.examples.empty() ? "" : p.examples.front());
-    }
-    if (p.incomplete_ranks > 0) {
-      spdlog::warn("{} ranks' data ends before MPI_Finalize: the path covers what they recorded (partial)",
-                   p.incomplete_ranks);
-    }
-    if (p.graph.neighbour_collectives > 0) {
-      spdlog::info("{} neighbourhood collectives modelled without cross-rank edges", p.graph.neighbour_collectives);
-    }
-    if (dict_.header.has_clock() && dict_.header.clock == "local" && hosts_ > 1) {
-      spdlog::warn("times are each rank's own clock (header \"clock\":\"local\"); run rp-clocksync first "
-                   "when ranks ran on more than one host");
-    }
-  }
-
   const Config& config_;
   const window::Dictionary& dict_;
   trace::Writer& out_;
   RecordWriter records_;
   CodeProfile code_;
-  size_t hosts_ = 0;
   Problems problems_;
   bool started_ = false;
   int64_t run_start_ = 0;
@@ -227,6 +182,40 @@ class Analysis::Impl {
   trace::LineDecoder decoder_;
   trace::Record record_;
 };
+
+void WarnAbout(const Problems& p, const NamedCode& code, const window::Dictionary& dict) {
+  for (const std::string& w : code.Warnings()) spdlog::warn("{}", w);
+  if (p.graph.backward_edges > 0) {
+    spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are "
+                 "not synchronized; run rp-clocksync first. The path misses them (partial).",
+                 p.graph.backward_edges);
+  }
+  if (p.graph.cycle_edges > 0) {
+    spdlog::warn("{} dependencies dropped to break cycles (inconsistent times; rp-clocksync repairs them)",
+                 p.graph.cycle_edges);
+  }
+  if (p.unmatched_sends + p.unmatched_receives + p.unresolved_receives > 0) {
+    spdlog::warn("{} sends and {} receives without a partner, {} wildcard receives never resolved: their "
+                 "dependencies are missing (partial){}{}",
+                 p.unmatched_sends, p.unmatched_receives, p.unresolved_receives,
+                 p.examples.empty() ? "" : "; e.g. ", p.examples.empty() ? "" : p.examples.front());
+  }
+  if (p.incomplete_ranks > 0) {
+    spdlog::warn("{} ranks' data ends before MPI_Finalize: the path covers what they recorded (partial)",
+                 p.incomplete_ranks);
+  }
+  if (p.graph.neighbour_collectives > 0) {
+    spdlog::info("{} neighbourhood collectives modelled without cross-rank edges", p.graph.neighbour_collectives);
+  }
+  std::set<std::string> hosts;
+  for (const trace::RankRecord& r : dict.rank_records) {
+    if (r.has_host()) hosts.insert(r.host);
+  }
+  if (dict.header.has_clock() && dict.header.clock == "local" && hosts.size() > 1) {
+    spdlog::warn("times are each rank's own clock (header \"clock\":\"local\"); run rp-clocksync first "
+                 "when ranks ran on more than one host");
+  }
+}
 
 Analysis::Analysis(const Config& config, const window::Dictionary& dict, trace::Writer& out)
     : impl_(std::make_unique<Impl>(config, dict, out)) {}

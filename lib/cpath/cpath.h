@@ -19,6 +19,8 @@
 #include <memory>
 
 #include "lib/base/status.h"
+#include "lib/cpath/code.h"
+#include "lib/cpath/scope.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/writer.h"
@@ -59,6 +61,11 @@ class Analysis {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// What the path's graph and samples had to leave out, on the log
+// (stderr): the samples' gaps, dependencies missing or dropped, ranks cut
+// short, and local clocks on more than one host.
+void WarnAbout(const Problems& problems, const NamedCode& code, const window::Dictionary& dict);
 
 // Reads `input`, writes its records (config.passthrough) and the cp_*
 // records to `out`, and closes it. Exit status 1 (NothingError) for a

@@ -91,20 +91,16 @@ class ParallelCpath {
                                               !config_.passthrough));
       RP_RETURN_IF_ERROR(text.Close());
     }
-    if (!config_.passthrough) {
-      if (comm_.rank() == 0) {
-        RP_ASSIGN_OR_RETURN(index_, output_.open(output_.path));
-        RP_RETURN_IF_ERROR(index_->WriteText(prelude));
-      }
-    } else {
-      if (input_.first_rank() <= input_.last_rank()) {  // a process without parts writes none
-        RP_ASSIGN_OR_RETURN(part_, output_.open(trace::PartPath(output_.path, comm_.rank(), comm_.size())));
-        RP_RETURN_IF_ERROR(part_->WriteRaw(std::string_view(prelude).substr(0, prelude.find('\n'))));
-      }
-      if (comm_.rank() == 0) {
-        RP_ASSIGN_OR_RETURN(index_, output_.open(output_.path));
-        RP_RETURN_IF_ERROR(index_->WriteText(prelude));
-      }
+    // Process 0 writes the index (the one stream without passthrough); with
+    // passthrough every process with parts writes a part, started with the
+    // header line.
+    if (config_.passthrough && input_.first_rank() <= input_.last_rank()) {
+      RP_ASSIGN_OR_RETURN(part_, output_.open(trace::PartPath(output_.path, comm_.rank(), comm_.size())));
+      RP_RETURN_IF_ERROR(part_->WriteRaw(std::string_view(prelude).substr(0, prelude.find('\n'))));
+    }
+    if (comm_.rank() == 0) {
+      RP_ASSIGN_OR_RETURN(index_, output_.open(output_.path));
+      RP_RETURN_IF_ERROR(index_->WriteText(prelude));
     }
     for (const trace::RankRecord& r : dict.rank_records) {
       if (r.has_complete() && !r.complete) ++problems_.incomplete_ranks;
@@ -112,13 +108,6 @@ class ParallelCpath {
     code_ = std::make_unique<CodeProfile>(dict);
     path_ = std::make_unique<graph::DistributedPath>(comm_, owners_);
     return OkStatus();
-  }
-
-  // The writer of what follows a window: the holder of its last line (the
-  // one stream's writer without passthrough).
-  trace::Writer* WriterOf(int holder) {
-    if (!config_.passthrough) return comm_.rank() == 0 ? index_.get() : nullptr;
-    return holder == comm_.rank() ? part_.get() : holder < 0 && comm_.rank() == 0 ? index_.get() : nullptr;
   }
 
   Status AddWindow(window::Window& w) {
@@ -131,13 +120,7 @@ class ParallelCpath {
     std::vector<Segment> decided;
     const std::vector<graph::RankEnd> ends_before = path_->ends();
     RP_RETURN_IF_ERROR(path_->Add(g, ghosts, &decided));
-    problems_.graph.Add(g.problems());
-    problems_.unmatched_sends += matching.unmatched_sends;
-    problems_.unmatched_receives += matching.unmatched_receives;
-    problems_.unresolved_receives += matching.unresolved_receives;
-    for (const std::string& e : matching.examples) {
-      if (problems_.examples.size() < 3) problems_.examples.push_back(e);
-    }
+    problems_.Count(g.problems(), matching);
     const int64_t run_start = path_->run_start();
     RP_RETURN_IF_ERROR(code_->AddWindow(w, run_start, config_.zeroing));
     if (config_.zeroing && path_->window_had_calls()) {
@@ -354,7 +337,7 @@ class ParallelCpath {
         RP_RETURN_IF_ERROR(records.WriteScope(scope, id, span, "exact", problems, config_.phase_ranks));
       }
       if (end != nullptr) {
-        if (config_.warn) Warn(problems, named);
+        if (config_.warn) WarnAbout(problems, named, windows_.dictionary());
         RP_RETURN_IF_ERROR(
             records.WriteScope(run, kNone, {path_->run_start(), run.end}, "exact", problems, true, &named));
         if (config_.zeroing) {
@@ -371,32 +354,6 @@ class ParallelCpath {
     trace::Writer* out = !config_.passthrough ? index_.get() : holder_ >= 0 ? part_.get() : index_.get();
     if (out == part_.get()) part_records_ += std::count(text.begin(), text.end(), '\n');
     return out->WriteText(text);
-  }
-
-  void Warn(const Problems& p, const NamedCode& code) const {
-    const graph::GraphProblems& g = p.graph;
-    if (code.counts.unsampled_ranks > 0 && code.counts.samples > 0) {
-      spdlog::warn("{} of {} ranks have calls but no samples: their computation counts for the calls that end it",
-                   code.counts.unsampled_ranks, code.counts.ranks_with_events);
-    }
-    if (g.backward_edges > 0) {
-      spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are not "
-                   "synchronized; run rp-clocksync first. The path misses them (partial).",
-                   g.backward_edges);
-    }
-    if (g.cycle_edges > 0) {
-      spdlog::warn("{} dependencies dropped to break cycles (inconsistent times; rp-clocksync repairs them)",
-                   g.cycle_edges);
-    }
-    if (p.unmatched_sends + p.unmatched_receives + p.unresolved_receives > 0) {
-      spdlog::warn("{} sends and {} receives without a partner, {} wildcard receives never resolved: their "
-                   "dependencies are missing (partial)",
-                   p.unmatched_sends, p.unmatched_receives, p.unresolved_receives);
-    }
-    if (p.incomplete_ranks > 0) {
-      spdlog::warn("{} ranks' data ends before MPI_Finalize: the path covers what they recorded (partial)",
-                   p.incomplete_ranks);
-    }
   }
 
   Status Finish() {

@@ -73,6 +73,16 @@ std::vector<int32_t> Scope::ProfileOrder() const {
   return order;
 }
 
+void Problems::Count(const graph::GraphProblems& g, const match::Matching& m) {
+  graph.Add(g);
+  unmatched_sends += m.unmatched_sends;
+  unmatched_receives += m.unmatched_receives;
+  unresolved_receives += m.unresolved_receives;
+  for (const std::string& e : m.examples) {
+    if (examples.size() < 3) examples.push_back(e);
+  }
+}
+
 int64_t AddCalls(const graph::Graph& g, const std::vector<graph::CallTimes>& times, int64_t run_start,
                  std::vector<int64_t>* last_exit, Scope* run, std::map<int64_t, Scope>* phases) {
   const window::Window& w = g.window();

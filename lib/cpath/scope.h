@@ -96,6 +96,8 @@ struct Problems {
   int64_t unmatched_sends = 0, unmatched_receives = 0, unresolved_receives = 0;
   int64_t incomplete_ranks = 0;
   std::vector<std::string> examples;
+  // What a window's graph and matching left out.
+  void Count(const graph::GraphProblems& g, const match::Matching& m);
   bool partial() const {
     return graph.backward_edges || graph.cycle_edges || unmatched_sends || unmatched_receives ||
            unresolved_receives || incomplete_ranks;
