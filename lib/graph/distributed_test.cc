@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "lib/dist/judge.h"
 #include "lib/dist/local_comm.h"
 #include "lib/match/testing.h"
 #include "lib/trace/testing.h"
@@ -66,30 +65,16 @@ void ExpectSameLengths(const std::string& name, const std::string& text, const s
   Values got;
   int64_t got_cycle_edges = 0, rounds = 0;
   dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
-    trace::InputSet input(std::vector<std::string>{index}, {});
-    input.SelectParts(comm.rank(), comm.size());
-    dist::CommJudge judge(comm);
-    window::WindowReader reader(input);
-    reader.SetJudge(&judge);
-    ASSERT_TRUE(reader.Start().ok());
-    auto owners = match::ShareOwners(comm, input.first_rank(), input.last_rank());
-    ASSERT_TRUE(owners.ok());
     const int me = comm.rank();
-    auto local = [&](int64_t rank) { return owners->Of(rank) == me; };
     std::vector<RankEnd> ends;
     int64_t run_start = 0, cycles = 0;
     bool started = false;
     Values mine;
     ReplayStats stats;
-    window::Window w;
-    for (;;) {
-      auto more = reader.Next(&w);
-      ASSERT_TRUE(more.ok());
-      if (!*more) break;
-      match::Ghosts ghosts;
-      auto m = match::MatchAcross(comm, *owners, reader.dictionary(), &w, &ghosts);
-      ASSERT_TRUE(m.ok());
-      Graph g(w, *m, true);
+    match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, const window::Window& w,
+                                                const match::Matching& m,
+                                                const match::Ghosts& ghosts) {
+      Graph g(w, m, true);
       // The run's start, as the one process finds it: the first window with calls.
       if (!started) {
         std::vector<std::string> all = *comm.Allgather(std::to_string(w.events.empty() ? INT64_MAX : g.application_start()));
@@ -101,10 +86,10 @@ void ExpectSameLengths(const std::string& name, const std::string& text, const s
       LengthPass pass(g, ends, run_start, &lp);
       Status status = Replay(comm, g, ghosts, pass, &stats);
       ASSERT_TRUE(status.ok()) << status.message();
-      Collect(g, lp, local, &mine);
+      Collect(g, lp, [&](int64_t rank) { return owners.Of(rank) == me; }, &mine);
       lp.Advance(g, &ends);
       cycles += g.problems().cycle_edges;
-    }
+    });
     std::lock_guard lock(mu);
     got.insert(mine.begin(), mine.end());
     got_cycle_edges += cycles;
@@ -186,36 +171,27 @@ void ExpectSamePath(const std::string& name, const std::string& text, const std:
   std::vector<Segment> got_rest;
   PathSteps got;
   dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
-    trace::InputSet input(std::vector<std::string>{index}, {});
-    input.SelectParts(comm.rank(), comm.size());
-    dist::CommJudge judge(comm);
-    window::WindowReader reader(input);
-    reader.SetJudge(&judge);
-    ASSERT_TRUE(reader.Start().ok());
-    auto owners = match::ShareOwners(comm, input.first_rank(), input.last_rank());
-    ASSERT_TRUE(owners.ok());
-    DistributedPath path(comm, *owners);
-    window::Window w;
-    for (size_t index = 0;; ++index) {
-      auto more = reader.Next(&w);
-      ASSERT_TRUE(more.ok());
-      if (!*more) break;
-      match::Ghosts ghosts;
-      auto m = match::MatchAcross(comm, *owners, reader.dictionary(), &w, &ghosts);
-      ASSERT_TRUE(m.ok());
-      Graph g(w, *m, true);
+    std::unique_ptr<DistributedPath> path;  // made with the processes' groups, at the first window
+    size_t index_of_window = 0;
+    match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, const window::Window& w,
+                                                const match::Matching& m,
+                                                const match::Ghosts& ghosts) {
+      if (!path) path = std::make_unique<DistributedPath>(comm, owners);
+      Graph g(w, m, true);
       std::vector<Segment> mine;
-      Status status = path.Add(g, ghosts, &mine);
+      Status status = path->Add(g, ghosts, &mine);
       ASSERT_TRUE(status.ok()) << status.message();
       std::lock_guard lock(mu);
-      decided[index].insert(decided[index].end(), mine.begin(), mine.end());
-    }
+      decided[index_of_window].insert(decided[index_of_window].end(), mine.begin(), mine.end());
+      ++index_of_window;
+    });
+    ASSERT_TRUE(path);
     std::vector<Segment> mine;
-    ASSERT_TRUE(path.Finish(&mine).ok());
+    ASSERT_TRUE(path->Finish(&mine).ok());
     std::lock_guard lock(mu);
     got_rest.insert(got_rest.end(), mine.begin(), mine.end());
-    got.length = path.length();
-    got.end_rank = path.end_rank();
+    got.length = path->length();
+    got.end_rank = path->end_rank();
   });
   auto by_time = [](std::vector<Segment> steps) {
     std::sort(steps.begin(), steps.end(), [](const Segment& a, const Segment& b) { return a.t0 < b.t0; });

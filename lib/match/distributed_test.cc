@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "lib/dist/judge.h"
 #include "lib/dist/local_comm.h"
 #include "lib/match/testing.h"
 #include "lib/trace/testing.h"
@@ -66,35 +65,20 @@ void ExpectSameMatching(const std::string& name, const std::string& text, const 
   std::vector<std::vector<Described>> got(processes);
   std::vector<Owners> owners_of(processes);
   dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
-    trace::InputSet input(std::vector<std::string>{index}, {});
-    input.SelectParts(comm.rank(), comm.size());
-    dist::CommJudge judge(comm);
-    window::WindowReader reader(input);
-    reader.SetJudge(&judge);
-    ASSERT_TRUE(reader.Start().ok());
-    auto owners = ShareOwners(comm, input.first_rank(), input.last_rank());
-    ASSERT_TRUE(owners.ok());
+    const int me = comm.rank();
     std::vector<Described> mine;
-    window::Window w;
-    for (;;) {
-      auto more = reader.Next(&w);
-      ASSERT_TRUE(more.ok());
-      if (!*more) break;
-      Ghosts ghosts;
-      auto m = MatchAcross(comm, *owners, reader.dictionary(), &w, &ghosts);
-      ASSERT_TRUE(m.ok()) << m.status().message();
-      const Owners& o = *owners;
-      const int me = comm.rank();
-      mine.push_back(Describe(w, *m, [&](int64_t rank) { return o.Of(rank) == me; }));
-      // Ghosts are the other processes' events, in the stream's order.
-      for (size_t i = 1; i < w.events.size(); ++i) {
-        EXPECT_LT(EventOrder::Of(w.events[i - 1]), EventOrder::Of(w.events[i]));
-      }
-      for (const window::Event& e : w.events) EXPECT_EQ(e.ghost(), o.Of(e.rank) != me);
-    }
+    const Owners owners = ForEachWindowAcross(
+        comm, index, [&](const Owners& o, const window::Window& w, const Matching& m, const Ghosts&) {
+          mine.push_back(Describe(w, m, [&](int64_t rank) { return o.Of(rank) == me; }));
+          // Ghosts are the other processes' events, in the stream's order.
+          for (size_t i = 1; i < w.events.size(); ++i) {
+            EXPECT_LT(EventOrder::Of(w.events[i - 1]), EventOrder::Of(w.events[i]));
+          }
+          for (const window::Event& e : w.events) EXPECT_EQ(e.ghost(), o.Of(e.rank) != me);
+        });
     std::lock_guard lock(mu);
-    got[comm.rank()] = std::move(mine);
-    owners_of[comm.rank()] = *owners;
+    got[me] = std::move(mine);
+    owners_of[me] = owners;
   });
   for (size_t wi = 0; wi < whole.windows.size(); ++wi) {
     const window::Window& w = whole.windows[wi];

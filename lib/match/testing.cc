@@ -2,6 +2,9 @@
 
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "lib/dist/judge.h"
 #include "lib/window/testing.h"
 
 namespace rp::match {
@@ -83,6 +86,28 @@ std::string MixedTrace(int ranks, int rounds) {
   std::stable_sort(sorted.begin(), sorted.end(), [&](const std::string& a, const std::string& b) { return key(a) < key(b); });
   for (const std::string& line : sorted) text += line;
   return text;
+}
+
+Owners ForEachWindowAcross(dist::Comm& comm, const std::string& index, const EachWindow& each) {
+  trace::InputSet input(std::vector<std::string>{index}, {});
+  input.SelectParts(comm.rank(), comm.size());
+  dist::CommJudge judge(comm);
+  window::WindowReader reader(input);
+  reader.SetJudge(&judge);
+  EXPECT_TRUE(reader.Start().ok());
+  auto owners = ShareOwners(comm, input.first_rank(), input.last_rank());
+  EXPECT_TRUE(owners.ok());
+  window::Window w;
+  for (;;) {
+    auto more = reader.Next(&w);
+    EXPECT_TRUE(more.ok());
+    if (!more.ok() || !*more) break;
+    Ghosts ghosts;
+    auto m = MatchAcross(comm, *owners, reader.dictionary(), &w, &ghosts);
+    EXPECT_TRUE(m.ok()) << m.status().message();
+    each(*owners, w, *m, ghosts);
+  }
+  return *owners;
 }
 
 }  // namespace rp::match

@@ -3,7 +3,11 @@
 #ifndef RP_LIB_MATCH_TESTING_H_
 #define RP_LIB_MATCH_TESTING_H_
 
+#include <functional>
 #include <string>
+
+#include "lib/dist/comm.h"
+#include "lib/match/distributed.h"
 
 namespace rp::match {
 
@@ -15,6 +19,13 @@ namespace rp::match {
 // received. Times are causal (every receive ends after its send starts)
 // and differ between ranks.
 std::string MixedTrace(int ranks, int rounds);
+
+// Reads the split trace at `index` as process comm.rank() of comm.size()
+// (windows judged with the others) and calls `each` with every window,
+// matched across the processes; returns the processes' rank groups.
+using EachWindow = std::function<void(const Owners& owners, const window::Window& w,
+                                      const Matching& m, const Ghosts& ghosts)>;
+Owners ForEachWindowAcross(dist::Comm& comm, const std::string& index, const EachWindow& each);
 
 }  // namespace rp::match
 
