@@ -212,6 +212,7 @@ Violations CountViolations(const window::Window& w, const Constraints& constrain
   for (size_t g = 0; g < gates.gates.size(); ++g) {
     const int64_t earliest = GateValue(gates, w, static_cast<int32_t>(g)) + min_latency;
     for (uint32_t d : gates.dependents(static_cast<int32_t>(g))) {
+      if (w.events[d].ghost()) continue;  // its holder counts it
       const int64_t gap = earliest - w.events[d].t1;
       if (gap <= 0) continue;
       (g < gates.message_gates ? v.messages : v.collectives) += 1;
@@ -221,156 +222,158 @@ Violations CountViolations(const window::Window& w, const Constraints& constrain
   return v;
 }
 
-namespace {
-
-// A jump of the forward pass: the event at `position` in its rank's
-// by_rank list ended `delta` later than its clock said.
-struct Jump {
-  size_t position;
-  int64_t delta;
-  int64_t at;  // the event's end before the jump
-};
-
 // The controlled-logical-clock forward pass. Each event is started (its
 // start is final once the previous event of its rank has finished, and
 // feeds the gates it is a source of) and then finished (its end waits for
 // its gates and may jump). A blocking collective is both a source and a
-// dependent of its own gate.
-class ForwardPass {
- public:
-  ForwardPass(window::Window& w, const Gates& gates, int64_t min_latency, std::vector<int64_t>& shift)
-      : w_(w), gates_(gates), min_latency_(min_latency), ranks_(w.by_rank.size()), shift_(shift),
-        value_(gates.gates.size(), INT64_MIN), waiting_(gates.gates.size()), position_(ranks_, 0),
-        queued_(ranks_, false), rank_of_(w.events.size()), jumps_(ranks_) {
-    // Each gate's latest source start so far, and how many sources (and
-    // parent) have yet to start (complete).
-    for (size_t g = 0; g < gates.gates.size(); ++g) {
-      const Gate& gate = gates.gates[g];
-      waiting_[g] = static_cast<int32_t>(gate.dependents_at - gate.sources_at) + (gate.parent >= 0 ? 1 : 0);
-    }
-    if (shift_.size() < ranks_) shift_.resize(ranks_, 0);
-    for (size_t i = 0; i < w.events.size(); ++i) rank_of_[i] = w.events[i].rank;  // dense: no event read
+// dependent of its own gate. The order ranks are taken in does not matter:
+// an event's times depend only on its rank's earlier events and its gates'
+// sources, all final once it is ready (and when none is ready, every order
+// has processed the same events). Ghost events (a distributed repair) are
+// started by their holders: their starts come in through StartGhost.
+ForwardPass::ForwardPass(window::Window& w, const Constraints& constraints, int64_t min_latency,
+                         std::vector<int64_t>& shift)
+    : w_(w), gates_(constraints.gates()), min_latency_(min_latency), ranks_(w.by_rank.size()), shift_(shift),
+      value_(gates_.gates.size(), INT64_MIN), waiting_(gates_.gates.size()), position_(ranks_, 0),
+      queued_(ranks_, false), rank_of_(w.events.size()), jumps_(ranks_) {
+  // Each gate's latest source start so far, and how many sources (and
+  // parent) have yet to start (complete).
+  for (size_t g = 0; g < gates_.gates.size(); ++g) {
+    const Gate& gate = gates_.gates[g];
+    waiting_[g] = static_cast<int32_t>(gate.dependents_at - gate.sources_at) + (gate.parent >= 0 ? 1 : 0);
   }
+  if (shift_.size() < ranks_) shift_.resize(ranks_, 0);
+  for (size_t i = 0; i < w.events.size(); ++i) rank_of_[i] = w.events[i].rank;  // dense: no event read
+  for (const auto& events : w.by_rank) remaining_ += events.size();
+}
 
-  // Returns the dependencies cycles made it break.
-  int64_t Run() {
-    int64_t cycles = 0;
-    for (size_t r = 0; r < ranks_; ++r) Start(r);
-    size_t remaining = w_.events.size();
-    while (remaining > 0) {
-      size_t r = ranks_;
-      if (!ready_ranks_.empty()) {
-        r = ready_ranks_.back();
-        ready_ranks_.pop_back();
-        queued_[r] = false;
-      } else {
-        // Every rank waits on another: the trace's dependencies form a cycle
-        // (messages matched wrongly, a corrupt trace). Go on with the earliest.
-        int64_t earliest = INT64_MAX;
-        for (size_t q = 0; q < ranks_; ++q) {
-          const int64_t e = NextEvent(q);
-          if (e >= 0 && w_.events[e].t0 < earliest) {
-            earliest = w_.events[e].t0;
-            r = q;
-          }
-        }
-        if (r == ranks_) break;
-        ++cycles;
-      }
-      Finish(r);
-      --remaining;
-      Start(r);
-    }
-    return cycles;
-  }
+ForwardPass::~ForwardPass() = default;
 
-  const std::vector<std::vector<Jump>>& jumps() const { return jumps_; }
+void ForwardPass::Begin(const Started& started) {
+  started_ = &started;
+  for (size_t r = 0; r < ranks_; ++r) Start(r);
+  started_ = nullptr;
+}
 
- private:
-  int64_t NextEvent(size_t r) const {
-    return position_[r] < w_.by_rank[r].size() ? static_cast<int64_t>(w_.by_rank[r][position_[r]]) : int64_t{-1};
+void ForwardPass::Advance(const Started& started) {
+  started_ = &started;
+  while (!ready_ranks_.empty()) {
+    const size_t r = ready_ranks_.back();
+    ready_ranks_.pop_back();
+    queued_[r] = false;
+    Finish(r);
+    Start(r);
   }
-  bool Ready(uint32_t e) const {
-    for (int32_t g : gates_.waits[e]) {
-      if (waiting_[g] > 0) return false;
-    }
-    return true;
-  }
-  // Ranks whose started event can finish. The order they are taken in does
-  // not matter: an event's times depend only on its rank's earlier events
-  // and its gates' sources, all final once it is ready (and when none is
-  // ready, every order has processed the same events).
-  void Offer(size_t r) {
-    const int64_t e = NextEvent(r);
-    if (e >= 0 && !queued_[r] && Ready(static_cast<uint32_t>(e))) {
-      queued_[r] = true;
-      ready_ranks_.push_back(r);
-    }
-  }
-  void CompleteGate(int32_t first) {
-    completed_gates_.assign(1, first);
-    while (!completed_gates_.empty()) {
-      const int32_t g = completed_gates_.back();
-      completed_gates_.pop_back();
-      if (const int32_t child = gates_.gates[g].child; child >= 0) {
-        value_[child] = std::max(value_[child], value_[g]);
-        if (--waiting_[child] == 0) completed_gates_.push_back(child);
-      }
-      for (uint32_t d : gates_.dependents(g)) Offer(rank_of_[d]);
-    }
-  }
-  void Start(size_t r) {
-    const int64_t e = NextEvent(r);
-    if (e < 0) return;
-    // The rank's next event, likely far off in a window of many ranks, is
-    // fetched while other ranks go on.
-    if (position_[r] + 1 < w_.by_rank[r].size()) __builtin_prefetch(&w_.events[w_.by_rank[r][position_[r] + 1]]);
-    Event& ev = w_.events[e];
-    ev.t0 += shift_[r];
-    for (int32_t g : gates_.feeds[e]) {
-      value_[g] = std::max(value_[g], ev.t0);
-      if (--waiting_[g] == 0) CompleteGate(g);
-    }
-    Offer(r);
-  }
-  // The end of rank r's started event: at least its gates' value plus the
-  // minimal latency; a jump shifts the rest of the rank.
-  void Finish(size_t r) {
-    const uint32_t e = static_cast<uint32_t>(NextEvent(r));
-    Event& ev = w_.events[e];
-    ev.t1 += shift_[r];
-    int64_t required = INT64_MIN;
-    for (int32_t g : gates_.waits[e]) {
-      if (value_[g] != INT64_MIN) required = std::max(required, value_[g] + min_latency_);
-    }
-    if (required != INT64_MIN && ev.t1 < required) {
-      const int64_t delta = required - ev.t1;
-      jumps_[r].push_back(Jump{position_[r], delta, ev.t1});
-      ev.t1 = required;
-      shift_[r] += delta;
-    }
-    ++position_[r];
-  }
+  started_ = nullptr;
+}
 
-  window::Window& w_;
-  const Gates& gates_;
-  const int64_t min_latency_;
-  const size_t ranks_;
-  std::vector<int64_t>& shift_;
-  std::vector<int64_t> value_;
-  std::vector<int32_t> waiting_;
-  std::vector<size_t> position_;
-  std::vector<size_t> ready_ranks_;
-  std::vector<bool> queued_;
-  std::vector<int32_t> rank_of_;
-  std::vector<int32_t> completed_gates_;
-  std::vector<std::vector<Jump>> jumps_;
-};
+ForwardPass::Blocked ForwardPass::Earliest() const {
+  Blocked earliest;
+  for (size_t q = 0; q < ranks_; ++q) {
+    const int64_t e = NextEvent(q);
+    if (e >= 0 && w_.events[e].t0 < earliest.t0) earliest = {w_.events[e].t0, static_cast<int64_t>(q)};
+  }
+  return earliest;
+}
+
+void ForwardPass::Force(size_t r, const Started& started) {
+  started_ = &started;
+  if (queued_[r]) {
+    queued_[r] = false;
+    ready_ranks_.erase(std::find(ready_ranks_.begin(), ready_ranks_.end(), r));
+  }
+  Finish(r);
+  Start(r);
+  started_ = nullptr;
+}
+
+void ForwardPass::StartGhost(uint32_t e, int64_t t0) {
+  w_.events[e].t0 = t0;
+  Feed(e);
+}
+
+int64_t ForwardPass::NextEvent(size_t r) const {
+  return position_[r] < w_.by_rank[r].size() ? static_cast<int64_t>(w_.by_rank[r][position_[r]]) : int64_t{-1};
+}
+
+bool ForwardPass::Ready(uint32_t e) const {
+  for (int32_t g : gates_.waits[e]) {
+    if (waiting_[g] > 0) return false;
+  }
+  return true;
+}
+
+// Ranks whose started event can finish.
+void ForwardPass::Offer(size_t r) {
+  if (r >= ranks_) return;  // a ghost's rank: its holder finishes it
+  const int64_t e = NextEvent(r);
+  if (e >= 0 && !queued_[r] && Ready(static_cast<uint32_t>(e))) {
+    queued_[r] = true;
+    ready_ranks_.push_back(r);
+  }
+}
+
+void ForwardPass::CompleteGate(int32_t first) {
+  completed_gates_.assign(1, first);
+  while (!completed_gates_.empty()) {
+    const int32_t g = completed_gates_.back();
+    completed_gates_.pop_back();
+    if (const int32_t child = gates_.gates[g].child; child >= 0) {
+      value_[child] = std::max(value_[child], value_[g]);
+      if (--waiting_[child] == 0) completed_gates_.push_back(child);
+    }
+    for (uint32_t d : gates_.dependents(g)) {
+      if (!w_.events[d].ghost()) Offer(static_cast<size_t>(rank_of_[d]));
+    }
+  }
+}
+
+void ForwardPass::Feed(uint32_t e) {
+  const int64_t t0 = w_.events[e].t0;
+  for (int32_t g : gates_.feeds[e]) {
+    value_[g] = std::max(value_[g], t0);
+    if (--waiting_[g] == 0) CompleteGate(g);
+  }
+}
+
+void ForwardPass::Start(size_t r) {
+  const int64_t e = NextEvent(r);
+  if (e < 0) return;
+  // The rank's next event, likely far off in a window of many ranks, is
+  // fetched while other ranks go on.
+  if (position_[r] + 1 < w_.by_rank[r].size()) __builtin_prefetch(&w_.events[w_.by_rank[r][position_[r] + 1]]);
+  w_.events[e].t0 += shift_[r];
+  Feed(static_cast<uint32_t>(e));
+  if (*started_ && !gates_.feeds[e].empty()) (*started_)(static_cast<uint32_t>(e));
+  Offer(r);
+}
+
+// The end of rank r's started event: at least its gates' value plus the
+// minimal latency; a jump shifts the rest of the rank.
+void ForwardPass::Finish(size_t r) {
+  const uint32_t e = static_cast<uint32_t>(NextEvent(r));
+  Event& ev = w_.events[e];
+  ev.t1 += shift_[r];
+  int64_t required = INT64_MIN;
+  for (int32_t g : gates_.waits[e]) {
+    if (value_[g] != INT64_MIN) required = std::max(required, value_[g] + min_latency_);
+  }
+  if (required != INT64_MIN && ev.t1 < required) {
+    const int64_t delta = required - ev.t1;
+    jumps_[r].push_back(Jump{position_[r], delta, ev.t1});
+    ev.t1 = required;
+    shift_[r] += delta;
+  }
+  ++position_[r];
+  --remaining_;
+}
+
+namespace {
 
 // The backward amortisation: each jump spread over the time before it, at
 // most max_slope fast, capped so that no moved send overtakes its receive.
-void Amortize(window::Window& w, const Gates& gates, const RepairOptions& options,
-              const std::vector<std::vector<Jump>>& jumps) {
+void AmortizeJumps(window::Window& w, const Gates& gates, const RepairOptions& options,
+                   const std::vector<std::vector<Jump>>& jumps) {
   // The earliest end each source may not pass: its gates' dependents' ends.
   std::vector<int64_t> gate_limit(gates.gates.size(), INT64_MAX);
   for (size_t g = 0; g < gates.gates.size(); ++g) {
@@ -427,27 +430,51 @@ void Amortize(window::Window& w, const Gates& gates, const RepairOptions& option
 
 }  // namespace
 
-RepairResult Repair(window::Window* window, const Constraints& constraints, const RepairOptions& options,
-                    std::vector<int64_t>* carried) {
-  window::Window& w = *window;
-  const Gates& gates = constraints.gates();
-  std::vector<std::pair<int64_t, int64_t>> before(w.events.size());
-  for (size_t i = 0; i < w.events.size(); ++i) before[i] = {w.events[i].t0, w.events[i].t1};
+void Amortize(window::Window* window, const Constraints& constraints, const RepairOptions& options,
+              const ForwardPass& pass) {
+  if (options.amortize && options.max_slope > 0) AmortizeJumps(*window, constraints.gates(), options, pass.jumps());
+}
 
-  RepairResult result;
-  ForwardPass pass(w, gates, options.min_latency, *carried);
-  result.cycles_broken = pass.Run();
-  if (options.amortize && options.max_slope > 0) Amortize(w, gates, options, pass.jumps());
+std::vector<std::pair<int64_t, int64_t>> TimesOf(const window::Window& w) {
+  std::vector<std::pair<int64_t, int64_t>> times(w.events.size());
+  for (size_t i = 0; i < w.events.size(); ++i) times[i] = {w.events[i].t0, w.events[i].t1};
+  return times;
+}
 
-  result.ranks.resize(w.by_rank.size());
+std::vector<RankRepair> Moves(const window::Window& w, const std::vector<std::pair<int64_t, int64_t>>& before) {
+  std::vector<RankRepair> ranks(w.by_rank.size());
   for (size_t i = 0; i < w.events.size(); ++i) {
     const Event& ev = w.events[i];
+    if (ev.ghost()) continue;  // its holder counts it
     const int64_t moved = std::max(std::abs(ev.t0 - before[i].first), std::abs(ev.t1 - before[i].second));
     if (moved == 0) continue;
-    RankRepair& rank = result.ranks[ev.rank];
+    RankRepair& rank = ranks[ev.rank];
     ++rank.moved;
     rank.max_shift = std::max(rank.max_shift, moved);
   }
+  return ranks;
+}
+
+RepairResult Repair(window::Window* window, const Constraints& constraints, const RepairOptions& options,
+                    std::vector<int64_t>* carried) {
+  window::Window& w = *window;
+  const std::vector<std::pair<int64_t, int64_t>> before = TimesOf(w);
+  RepairResult result;
+  ForwardPass pass(w, constraints, options.min_latency, *carried);
+  const ForwardPass::Started none;
+  pass.Begin(none);
+  for (;;) {
+    pass.Advance(none);
+    if (pass.done()) break;
+    // Every rank waits on another: the trace's dependencies form a cycle
+    // (messages matched wrongly, a corrupt trace). Go on with the earliest.
+    const ForwardPass::Blocked earliest = pass.Earliest();
+    if (earliest.rank < 0) break;
+    pass.Force(static_cast<size_t>(earliest.rank), none);
+    ++result.cycles_broken;
+  }
+  Amortize(&w, constraints, options, pass);
+  result.ranks = Moves(w, before);
   return result;
 }
 

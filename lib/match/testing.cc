@@ -9,7 +9,7 @@
 
 namespace rp::match {
 
-std::string MixedTrace(int ranks, int rounds) {
+std::string MixedTrace(int ranks, int rounds, int64_t skew) {
   using window::TestMpi;
   std::string text = window::TestHeader(ranks);
   std::string evens;
@@ -17,8 +17,9 @@ std::string MixedTrace(int ranks, int rounds) {
   text += R"({"type":"comm","id":1,"size":)" + std::to_string((ranks + 1) / 2) + R"(,"ranks":[)" + evens + "]}\n";
   std::vector<int> seq(ranks, 0);
   std::string lines;
-  int64_t slot = 0;  // each step of a round has its 1000 ns
-  auto at = [&](int rank, int64_t offset) { return slot + offset + 7 * rank % 13; };
+  int64_t slot = skew;  // each step of a round has its 1000 ns
+  // Ranks 0, 3, ... run `skew` behind, ranks 2, 5, ... ahead.
+  auto at = [&](int rank, int64_t offset) { return slot + offset + 7 * rank % 13 + (rank % 3 - 1) * skew; };
   auto call = [&](int rank, const std::string& fn, int64_t t0, int64_t t1, const std::string& extra = "") {
     lines += TestMpi(rank, seq[rank]++, fn, t0, t1, extra);
   };

@@ -16,14 +16,15 @@ namespace rp::match {
 // Sendrecv shift by 2, a Bcast on the even ranks' communicator every
 // other round, a persistent send from rank 0 to the last rank, an
 // Allreduce on the world; the last round leaves one send of rank 1 never
-// received. Times are causal (every receive ends after its send starts)
-// and differ between ranks.
-std::string MixedTrace(int ranks, int rounds);
+// received. Times differ between ranks; they are causal (every receive
+// ends after its send starts) when `skew` is 0, else ranks 0, 3, ... run
+// `skew` ns behind and ranks 2, 5, ... ahead, for clock repairs.
+std::string MixedTrace(int ranks, int rounds, int64_t skew = 0);
 
 // Reads the split trace at `index` as process comm.rank() of comm.size()
 // (windows judged with the others) and calls `each` with every window,
 // matched across the processes; returns the processes' rank groups.
-using EachWindow = std::function<void(const Owners& owners, const window::Window& w,
+using EachWindow = std::function<void(const Owners& owners, window::Window& w,
                                       const Matching& m, const Ghosts& ghosts)>;
 Owners ForEachWindowAcross(dist::Comm& comm, const std::string& index, const EachWindow& each);
 
