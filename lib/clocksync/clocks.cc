@@ -116,7 +116,7 @@ std::vector<int64_t> ClockGroups(const window::Dictionary& dict, int64_t ranks) 
 }
 
 Expected<Clocks> ChooseClocks(const window::Dictionary& dict, int64_t ranks, Method requested,
-                              std::vector<std::vector<clock::SyncExit>> exits, int64_t gaps_tolerance) {
+                              const clock::GapsFit& fit, int64_t gaps_tolerance) {
   Clocks clocks;
   clocks.by_rank.resize(ranks);
   clocks.method_of.assign(ranks, "identity");
@@ -142,8 +142,6 @@ Expected<Clocks> ChooseClocks(const window::Dictionary& dict, int64_t ranks, Met
     }
     if (without > 0) spdlog::warn("{} rank(s) have no clock measurement: their times are left as they are", without);
   } else if (clocks.method == Method::kGaps) {
-    exits.resize(ranks);
-    const clock::GapsFit fit = clock::FitGaps(exits, gaps_tolerance);
     auto fitted = [&](int64_t r) { return r < static_cast<int64_t>(fit.fitted.size()) && fit.fitted[r]; };
     // Each group's lowest fitted rank speaks for the group; rank 0's group
     // needs no mapping.

@@ -42,14 +42,15 @@ struct Clocks {
   std::vector<int64_t> group_of;  // ClockGroups
 };
 
-// The clock of each of `ranks` ranks. `exits` are the ranks' global
-// synchronization exits (Method::kGaps only). Ranks that read one clock
+// The clock of each of `ranks` ranks. `gaps` is the fit of the ranks'
+// global synchronization exits (clock::FitGaps; Method::kGaps only, with a
+// tolerance of `gaps_tolerance` ns, for the warning). Ranks that read one clock
 // get the same mapping: rank 0's group none at all, another group the line
 // through all its members' measurements (or its lowest rank's gaps fit).
 // A drift beyond 1% is dropped (offset kept) with a warning; ranks without
 // measurements are left as they are, with a warning.
 Expected<Clocks> ChooseClocks(const window::Dictionary& dict, int64_t ranks, Method requested,
-                              std::vector<std::vector<clock::SyncExit>> exits, int64_t gaps_tolerance);
+                              const clock::GapsFit& gaps, int64_t gaps_tolerance);
 
 // "0-7", "2,5,9-11": ranks for messages.
 std::string RankList(const std::vector<int64_t>& ranks);
