@@ -1,9 +1,9 @@
 // rp-cpath-mpi: rp-cpath on the processes of an MPI job, each reading its
 // share of a split trace and writing a part of a split output.
+#include "lib/cli/split_io.h"
 #include "lib/cli/tool.h"
 #include "lib/cpath/parallel.h"
 #include "lib/dist/mpi_comm.h"
-#include "lib/trace/input_set.h"
 
 int main(int argc, char** argv) {
   rp::dist::MpiSession mpi(&argc, &argv);
@@ -37,27 +37,13 @@ int main(int argc, char** argv) {
       "  mpirun -np 8 rp-cpath-mpi synced.ndjson.zst -o cpath.ndjson.zst\n"
       "  rp-report cpath.ndjson.zst");
   const int code = tool.Main(argc, argv, [&]() -> rp::Status {
-    if (io.output == "-" && !no_passthrough) {
-      return rp::InputError("rp-cpath-mpi writes a split trace: give -o FILE (or --no-passthrough)");
-    }
-    if (io.inputs.size() != 1 || io.inputs[0] == "-") {
-      return rp::InputError("rp-cpath-mpi reads one split trace, its index given by name (every process opens it)");
-    }
+    RP_ASSIGN_OR_RETURN(rp::cli::SplitIo split,
+                        rp::cli::OpenSplitIo("rp-cpath-mpi", io, no_passthrough, " (or --no-passthrough)"));
     config.passthrough = !no_passthrough;
     config.zeroing = !no_zeroing;
     config.phases = !no_phases;
     config.read.hold_limit = io.hold;
-    rp::trace::ReaderOptions reader;
-    reader.lenient = io.lenient;
-    rp::trace::InputSet input(io.inputs, reader);
-    rp::cpath::ParallelOutput output;
-    output.path = io.output;
-    output.open = [&](const std::string& path) {
-      rp::cli::IoOptions file = io;
-      file.output = path;
-      return rp::cli::OpenWriter(file, io.inputs);
-    };
-    return rp::cpath::RunParallel(config, comm, input, output);
+    return rp::cpath::RunParallel(config, comm, *split.input, split.output);
   });
   // An error one process met may leave the others waiting for it.
   if (code != 0 && comm.size() > 1) comm.Abort(code);

@@ -1,9 +1,9 @@
 // rp-phases-mpi: rp-phases on the processes of an MPI job, each reading its
 // share of a split trace and writing a part of a split output.
+#include "lib/cli/split_io.h"
 #include "lib/cli/tool.h"
 #include "lib/dist/mpi_comm.h"
 #include "lib/phases/parallel.h"
-#include "lib/trace/input_set.h"
 
 int main(int argc, char** argv) {
   rp::dist::MpiSession mpi(&argc, &argv);
@@ -23,22 +23,9 @@ int main(int argc, char** argv) {
       "  mpirun -np 8 rp-phases-mpi run.ndjson.zst -o phased.ndjson.zst\n"
       "  rp-cpath phased.ndjson.zst");
   return tool.Main(argc, argv, [&]() -> rp::Status {
-    if (io.output == "-") return rp::InputError("rp-phases-mpi writes a split trace: give -o FILE");
-    if (io.inputs.size() != 1 || io.inputs[0] == "-") {
-      return rp::InputError("rp-phases-mpi reads one split trace, its index given by name (every process opens it)");
-    }
-    rp::trace::ReaderOptions reader;
-    reader.lenient = io.lenient;
-    rp::trace::InputSet input(io.inputs, reader);
+    RP_ASSIGN_OR_RETURN(rp::cli::SplitIo split, rp::cli::OpenSplitIo("rp-phases-mpi", io, false));
     rp::phases::Config config;
     config.read.hold_limit = io.hold;
-    rp::phases::ParallelOutput output;
-    output.index = io.output;
-    output.open = [&](const std::string& path) {
-      rp::cli::IoOptions file = io;
-      file.output = path;
-      return rp::cli::OpenWriter(file, io.inputs);
-    };
-    return rp::phases::RunParallel(config, comm, input, output);
+    return rp::phases::RunParallel(config, comm, *split.input, split.output);
   });
 }

@@ -186,6 +186,11 @@ Status Synchronizer::WriteSorted(const window::Window& w, trace::Writer& out) {
     RadixSortStable(order_, scratch_, [](const OutputKey& k) { return static_cast<uint64_t>(k.rank); });
     RadixSortStable(order_, scratch_, [](const OutputKey& k) { return OrderedKey(k.time); });
   }
+  written_ = {static_cast<int64_t>(untimed_.size() + order_.size())};
+  if (!order_.empty()) {
+    written_.first_time = order_.front().time, written_.first_rank = order_.front().rank;
+    written_.last_time = order_.back().time, written_.last_rank = order_.back().rank;
+  }
   for (const OutputKey& key : untimed_) RP_RETURN_IF_ERROR(WriteRecord(w, key, out));
   // In time order the window's records are read at random: their text
   // and events are fetched some records ahead.

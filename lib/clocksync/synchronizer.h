@@ -77,6 +77,13 @@ class Synchronizer {
 
   // The window's records by their new times; records of no rank first.
   Status WriteSorted(const window::Window& w, trace::Writer& out);
+  // What WriteSorted wrote last: its lines, and its first and last timed
+  // record's (time, rank) (none: time INT64_MIN).
+  struct Written {
+    int64_t lines = 0;
+    int64_t first_time = INT64_MIN, first_rank = -1, last_time = INT64_MIN, last_rank = -1;
+  };
+  const Written& written() const { return written_; }
   // The clock record of every rank, from the tally.
   Status WriteSummaries(trace::Writer& out) const;
   // Warnings from the tally; exit 1 when no rank had an mpi record.
@@ -97,6 +104,7 @@ class Synchronizer {
   const spdlog::level::level_enum level_;
   const bool count_violations_;
   int64_t earliest_ = INT64_MAX, latest_ = INT64_MIN;  // mapped times, over the run
+  Written written_;
   // Where a window's record goes in the output: by new time, then rank,
   // then input order.
   struct OutputKey {

@@ -16,7 +16,7 @@
 #include "lib/graph/distributed_path.h"
 #include "lib/graph/imbalance.h"
 #include "lib/match/distributed.h"
-#include "lib/trace/split.h"
+#include "lib/dist/split_output.h"
 
 namespace rp::cpath {
 namespace {
@@ -57,8 +57,8 @@ void PackSegments(const std::vector<Segment>& segments, dist::Packer* out) {
 
 class ParallelCpath {
  public:
-  ParallelCpath(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output)
-      : config_(config), comm_(comm), input_(input), output_(output), judge_(comm),
+  ParallelCpath(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& files)
+      : config_(config), comm_(comm), input_(input), out_(comm, files), judge_(comm),
         windows_(input, window::Boundaries::kClean, config.read) {}
 
   Status Run() {
@@ -91,17 +91,8 @@ class ParallelCpath {
                                               !config_.passthrough));
       RP_RETURN_IF_ERROR(text.Close());
     }
-    // Process 0 writes the index (the one stream without passthrough); with
-    // passthrough every process with parts writes a part, started with the
-    // header line.
-    if (config_.passthrough && input_.first_rank() <= input_.last_rank()) {
-      RP_ASSIGN_OR_RETURN(part_, output_.open(trace::PartPath(output_.path, comm_.rank(), comm_.size())));
-      RP_RETURN_IF_ERROR(part_->WriteRaw(std::string_view(prelude).substr(0, prelude.find('\n'))));
-    }
-    if (comm_.rank() == 0) {
-      RP_ASSIGN_OR_RETURN(index_, output_.open(output_.path));
-      RP_RETURN_IF_ERROR(index_->WriteText(prelude));
-    }
+    RP_RETURN_IF_ERROR(config_.passthrough ? out_.Open(prelude, input_.first_rank() <= input_.last_rank())
+                                           : out_.OpenStream(prelude));
     for (const trace::RankRecord& r : dict.rank_records) {
       if (r.has_complete() && !r.complete) ++problems_.incomplete_ranks;
     }
@@ -234,11 +225,9 @@ class ParallelCpath {
 
   // This process's lines of the window into its part.
   Status WriteLines(const window::Window& w) {
-    if (!part_) return OkStatus();
+    if (!out_.part()) return OkStatus();
     for (const window::Line& line : w.lines) {
-      RP_RETURN_IF_ERROR(part_->WriteRaw(w.text(line)));
-      ++part_records_;
-      if (line.rank >= 0) part_t0_ = std::min(part_t0_, line.time), part_t1_ = std::max(part_t1_, line.time);
+      RP_RETURN_IF_ERROR(out_.WriteLine(w.text(line), line.rank >= 0 ? line.time : INT64_MIN));
     }
     return OkStatus();
   }
@@ -351,9 +340,11 @@ class ParallelCpath {
       }
       RP_RETURN_IF_ERROR(writer.Close());
     }
-    trace::Writer* out = !config_.passthrough ? index_.get() : holder_ >= 0 ? part_.get() : index_.get();
-    if (out == part_.get()) part_records_ += std::count(text.begin(), text.end(), '\n');
-    return out->WriteText(text);
+    if (config_.passthrough && holder_ >= 0) {
+      out_.Count(std::count(text.begin(), text.end(), '\n'));
+      return out_.part()->WriteText(text);
+    }
+    return out_.index()->WriteText(text);
   }
 
   Status Finish() {
@@ -379,45 +370,18 @@ class ParallelCpath {
                   "sent; what-ifs: {} rounds, {} bytes sent",
                   comm_.rank(), comm_.size(), windows_in_, match_bytes_, ghosts_, r.rounds, r.values_sent, r.bytes_sent,
                   zero_stats_.rounds, zero_stats_.bytes_sent);
-    return CloseOutputs();
-  }
-
-  // The parts closed, process 0 names them in the index and closes it last.
-  Status CloseOutputs() {
-    if (part_) RP_RETURN_IF_ERROR(part_->Close());
-    if (!config_.passthrough) return comm_.rank() == 0 ? index_->Close() : OkStatus();
-    dist::Packer out;
-    out.Put<int64_t>(input_.first_rank());
-    out.Put<int64_t>(input_.last_rank());
-    out.Put<int64_t>(part_records_);
-    out.Put<int64_t>(part_t0_);
-    out.Put<int64_t>(part_t1_);
-    RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm_.Allgather(out.bytes()));
-    if (comm_.rank() != 0) return OkStatus();
-    for (int process = 0; process < comm_.size(); ++process) {
-      dist::Unpacker in(all[process]);
-      trace::RankGroup ranks;
-      ranks.first = in.Get<int64_t>();
-      ranks.last = in.Get<int64_t>();
-      const int64_t records = in.Get<int64_t>(), t0 = in.Get<int64_t>(), t1 = in.Get<int64_t>();
-      if (ranks.last < ranks.first) continue;  // a process without parts
-      const std::string path = trace::PartPath(output_.path, process, comm_.size());
-      RP_RETURN_IF_ERROR(index_->Write(trace::PartRecordOf(path, ranks, records, t0, t1)));
-    }
-    return index_->Close();
+    return out_.Close(input_.first_rank(), input_.last_rank());
   }
 
   const Config& config_;
   dist::Comm& comm_;
   trace::InputSet& input_;
-  const ParallelOutput& output_;
+  dist::SplitOutput out_;
   dist::CommJudge judge_;
   window::WindowReader windows_;
   match::Owners owners_;
   std::unique_ptr<graph::DistributedPath> path_;
   std::unique_ptr<CodeProfile> code_;
-  std::unique_ptr<trace::Writer> part_, index_;
-  int64_t part_records_ = 0, part_t0_ = INT64_MAX, part_t1_ = INT64_MIN;
   Problems problems_;
   Scope run_;
   std::map<int64_t, Scope> phases_;
@@ -438,8 +402,8 @@ class ParallelCpath {
 
 }  // namespace
 
-Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output) {
-  return ParallelCpath(config, comm, input, output).Run();
+Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& files) {
+  return ParallelCpath(config, comm, input, files).Run();
 }
 
 }  // namespace rp::cpath

@@ -31,20 +31,16 @@
 #include "lib/base/status.h"
 #include "lib/cpath/cpath.h"
 #include "lib/dist/comm.h"
+#include "lib/dist/split_output.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/writer.h"
 
 namespace rp::cpath {
 
-struct ParallelOutput {
-  // With passthrough, a split trace's index (process p writes
-  // trace::PartPath(path, p, P)); without, the one stream process 0 writes.
-  std::string path;
-  std::function<Expected<std::unique_ptr<trace::Writer>>(const std::string& path)> open;
-};
-
-// Every process calls it with the same arguments.
-Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output);
+// Every process calls it with the same arguments. `files`: with
+// passthrough a split trace's index, without the one stream process 0
+// writes.
+Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& files);
 
 }  // namespace rp::cpath
 

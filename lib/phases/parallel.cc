@@ -82,7 +82,7 @@ struct PartOut {
 
 class ParallelPhases {
  public:
-  ParallelPhases(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output)
+  ParallelPhases(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& output)
       : comm_(comm), input_(input), output_(output),
         windows_(input, window::Boundaries::kEverySync, config.read) {}
 
@@ -131,12 +131,12 @@ class ParallelPhases {
       RP_RETURN_IF_ERROR(text.Close());
     }
     if (input_.first_rank() <= input_.last_rank()) {  // a process without parts writes none
-      const std::string path = trace::PartPath(output_.index, comm_.rank(), comm_.size());
+      const std::string path = trace::PartPath(output_.path, comm_.rank(), comm_.size());
       RP_ASSIGN_OR_RETURN(part_.writer, output_.open(path));
       RP_RETURN_IF_ERROR(part_.writer->WriteRaw(std::string_view(prelude).substr(0, prelude.find('\n'))));
     }
     if (comm_.rank() == 0) {
-      RP_ASSIGN_OR_RETURN(index_, output_.open(output_.index));
+      RP_ASSIGN_OR_RETURN(index_, output_.open(output_.path));
       RP_RETURN_IF_ERROR(index_->WriteText(prelude));
     }
     return OkStatus();
@@ -377,7 +377,7 @@ class ParallelPhases {
       const int64_t records = in.Get<int64_t>(), t0 = in.Get<int64_t>(), t1 = in.Get<int64_t>();
       events += in.Get<int64_t>();
       if (comm_.rank() != 0 || ranks.last < ranks.first) continue;  // a process without parts
-      const std::string path = trace::PartPath(output_.index, process, comm_.size());
+      const std::string path = trace::PartPath(output_.path, process, comm_.size());
       RP_RETURN_IF_ERROR(index_->Write(trace::PartRecordOf(path, ranks, records, t0, t1)));
     }
     if (comm_.rank() == 0) RP_RETURN_IF_ERROR(index_->Close());
@@ -388,7 +388,7 @@ class ParallelPhases {
 
   dist::Comm& comm_;
   trace::InputSet& input_;
-  const ParallelOutput& output_;
+  const dist::OutputFiles& output_;
   window::WindowReader windows_;
   internal::PhaseCollector collector_;
   internal::PhaseNamer namer_;
@@ -411,7 +411,7 @@ class ParallelPhases {
 
 }  // namespace
 
-Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output) {
+Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& output) {
   return ParallelPhases(config, comm, input, output).Run();
 }
 

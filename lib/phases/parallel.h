@@ -26,20 +26,17 @@
 
 #include "lib/base/status.h"
 #include "lib/dist/comm.h"
+#include "lib/dist/split_output.h"
 #include "lib/phases/phases.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/writer.h"
 
 namespace rp::phases {
 
-struct ParallelOutput {
-  std::string index;  // the output's index; process p writes trace::PartPath(index, p, P)
-  std::function<Expected<std::unique_ptr<trace::Writer>>(const std::string& path)> open;
-};
 
 // Every process calls it with the same input and output. A process's error
 // reaches the others at their next exchange: every process returns it.
-Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const ParallelOutput& output);
+Status RunParallel(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& output);
 
 }  // namespace rp::phases
 
