@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# rp-phases-mpi and rp-cpath-mpi on P = 1, 2, 3, 4, 8 processes: rp-phases-mpi's split output, read
-# through the index, is rp-phases' output on the merged trace byte for
-# byte -- on a recorded run (6 ranks in 6 parts: with 8 processes, some
+# The stages on P = 1, 2, 3, 4, 8 processes: the split output of
+# rp-phases-mpi, rp-cpath-mpi and rp-clocksync-mpi, read through its index,
+# is the one-process stage's output on the merged trace byte for byte --
+# on a recorded run (6 ranks in 6 parts: with 8 processes, some
 # read none), on a generated trace of 256 ranks in 16 parts, and after
 # rp-clocksync (its summaries follow every event). A process
 # that fails ends the job with its error (exit 2), with no hang.
@@ -9,7 +10,7 @@ set -uo pipefail
 source tests/mpi/testenv.sh
 app=$1
 gen_halo=$2
-export PATH="$root/cmd/rp-phases:$PATH"
+export PATH="$root/cmd/rp-phases:$root/cmd/rp-cpath:$root/cmd/rp-clocksync:$PATH"
 cd "$work"
 parallel=("${MPIRUN[@]}" --bind-to none --mca mpi_yield_when_idle 1)
 
@@ -166,6 +167,76 @@ rp-cat --split 2 skewed.ndjson -o skewed-split.ndjson || fail "rp-cat --split of
 timeout 60 "${parallel[@]}" -np 2 rp-cpath-mpi skewed-split.ndjson -o skewed-out.ndjson >out 2>&1
 status=$?
 [ $status != 0 ] && [ $status != 124 ] && grep -q "run rp-clocksync first" out || fail "rp-cpath-mpi on a skewed trace"
+
+# rp-clocksync-mpi: rp-clocksync's output byte for byte, and its --report,
+# on the recorded run (its ping-pong clock records) and on 256 generated
+# ranks whose clocks are offset, drift and were measured with errors
+# (thousands of receives to repair); --method gaps, --no-amortize with a
+# minimal latency, --no-repair; then the whole pipeline on processes.
+export PATH="$root/cmd/rp-clocksync:$PATH"
+"$root/$gen_halo" --ranks 256 --events 300000 --sync-every 4 --sample-hz 1000 --clock-offset 50000 \
+  --clock-drift 20 --clock-error 3000 -o local.ndjson.zst || fail "gen-halo with local clocks"
+rp-cat --split 16 local.ndjson.zst -o local-split.ndjson.zst || fail "rp-cat --split of local clocks"
+same_sync() {  # expected actual what
+  cmp "$1" "$2" || {
+    diff "$1" "$2" | head -6 | cut -c1-300
+    fail "rp-clocksync-mpi $3 differs from rp-clocksync"
+  }
+}
+for trace in run local-split; do
+  rp-clocksync --report $trace.ndjson.zst -o $trace-synced.ndjson 2>$trace-sync.err
+  for p in 1 2 3 4 8; do
+    timeout 300 "${parallel[@]}" -np $p rp-clocksync-mpi --report $trace.ndjson.zst -o $trace-s$p.ndjson.zst \
+      2>$trace-s$p.err || fail "rp-clocksync-mpi on $p processes, $trace"
+    same_sync $trace-synced.ndjson <(rp-cat $trace-s$p.ndjson.zst) "on $p processes, $trace"
+    same_sync $trace-sync.err <(sed 's/^rp-clocksync-mpi:/rp-clocksync:/' $trace-s$p.err) "--report on $p processes, $trace"
+  done
+done
+grep -q "violations after the pingpong mapping: [1-9][0-9][0-9][0-9]* message" local-split-sync.err ||
+  fail "the generated ranks' clocks should leave many violations to repair"
+grep -q "violations after repair: 0 message" local-split-sync.err || fail "the repair should leave none"
+for opts in "--method gaps" "--no-amortize --min-latency 500" "--no-repair"; do
+  rp-clocksync $opts local-split.ndjson.zst -o opts-ref.ndjson 2>/dev/null
+  timeout 300 "${parallel[@]}" -np 3 rp-clocksync-mpi $opts local-split.ndjson.zst -o opts.ndjson.zst 2>/dev/null ||
+    fail "rp-clocksync-mpi $opts"
+  same_sync opts-ref.ndjson <(rp-cat opts.ndjson.zst) "$opts"
+done
+# The pipeline on processes is the pipeline on one.
+timeout 300 "${parallel[@]}" -np 4 rp-phases-mpi local-split-s4.ndjson.zst -o local-sp.ndjson.zst &&
+  timeout 300 "${parallel[@]}" -np 4 rp-cpath-mpi local-sp.ndjson.zst -o local-spc.ndjson.zst 2>/dev/null ||
+  fail "rp-phases-mpi and rp-cpath-mpi after rp-clocksync-mpi"
+same_cpath <(rp-phases local-split-synced.ndjson | rp-cpath 2>/dev/null) <(rp-cat local-spc.ndjson.zst) \
+  "after rp-clocksync-mpi and rp-phases-mpi"
+# The skewed trace rp-cpath-mpi refused, synchronized on processes, is read.
+timeout 60 "${parallel[@]}" -np 2 rp-clocksync-mpi skewed-split.ndjson -o skewed-synced.ndjson 2>/dev/null &&
+  timeout 60 "${parallel[@]}" -np 2 rp-cpath-mpi skewed-synced.ndjson -o skewed-cp.ndjson 2>/dev/null ||
+  fail "rp-cpath-mpi after rp-clocksync-mpi on the skewed trace"
+same_cpath <(rp-clocksync skewed.ndjson 2>/dev/null | rp-cpath 2>/dev/null) <(rp-cat skewed-cp.ndjson) "on the skewed trace"
+# Refused, the remedy told, no index left: a sample inside rank 0's Barrier
+# (read into the window after it) that comes before rank 1's entry on the
+# global clock; a trace rp-phases has tagged; a truncated part.
+cat >waits.ndjson <<'TRACE'
+{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2,"clock":"local","order":"time"}
+{"type":"comm","id":0,"size":2,"ranks":[0,1],"kind":"world"}
+{"type":"mpi","rank":0,"seq":0,"fn":"MPI_Barrier","t0":100,"t1":300,"comm":0}
+{"type":"sample","rank":0,"t":200,"stack":[],"weight":100}
+{"type":"mpi","rank":1,"seq":0,"fn":"MPI_Barrier","t0":250,"t1":300,"comm":0}
+{"type":"mpi","rank":0,"seq":1,"fn":"MPI_Barrier","t0":400,"t1":500,"comm":0}
+{"type":"mpi","rank":1,"seq":1,"fn":"MPI_Barrier","t0":400,"t1":500,"comm":0}
+TRACE
+rp-cat --split 2 waits.ndjson -o waits-split.ndjson || fail "rp-cat --split of the waits trace"
+rp-phases run.ndjson.zst -o run-phased.ndjson 2>/dev/null
+rp-cat --split 3 run-phased.ndjson -o phased-split.ndjson || fail "rp-cat --split of a phased trace"
+for case in "waits-split.ndjson:comes before rank 1's at 250 ns, the last of the window before" \
+  "phased-split.ndjson:run it before rp-phases" \
+  "broken/halo-split.ndjson.zst:halo-split.part12.ndjson.zst: 999 records, its index says"; do
+  timeout 120 "${parallel[@]}" -np 2 rp-clocksync-mpi "${case%%:*}" -o refused.ndjson >out 2>&1
+  status=$?
+  [ $status != 124 ] || fail "rp-clocksync-mpi on ${case%%:*}: the job hung"
+  [ $status != 0 ] || fail "rp-clocksync-mpi on ${case%%:*}: the job exited 0"
+  grep -qF "${case#*:}" out || { cat out; fail "rp-clocksync-mpi on ${case%%:*}: not told"; }
+  [ ! -e refused.ndjson ] || fail "rp-clocksync-mpi on ${case%%:*}: an index was left"
+done
 
 # A trace that is not split.
 rp-cat halo.ndjson.zst -o merged.ndjson.zst
