@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rp-phases-mpi and rp-cpath-mpi: measured speed-up and memory at P = 1, 2 on this machine,
+# rp-phases-mpi, rp-cpath-mpi and rp-clocksync-mpi: measured speed-up and memory at P = 1, 2 on this machine,
 # the volume it exchanges checked against its formula on a simulated run
 # of many ranks, and a model of time and memory at P = 64..4096 for traces
 # of 10^9..10^11 records built from those figures.
@@ -8,9 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bazel build -c opt //cmd/rp-cat //cmd/rp-phases //cmd/rp-phases:rp-phases-mpi //cmd/rp-cpath //cmd/rp-cpath:rp-cpath-mpi \
+  //cmd/rp-clocksync //cmd/rp-clocksync:rp-clocksync-mpi \
   //tests/synth:gen_halo >/dev/null 2>&1
 bin=$(pwd)/bazel-bin
-export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$bin/cmd/rp-cpath:$PATH"
+export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$bin/cmd/rp-cpath:$bin/cmd/rp-clocksync:$PATH"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
 records=${RP_BENCH_RECORDS:-10000000}
 runs=${RP_BENCH_RUNS:-3}
@@ -63,6 +64,21 @@ cc=$(echo "$c1_cpu / $n" | bc -l)
 # CPU per record of one process: the compute term of the model.
 c=$(echo "$p1_cpu / $n" | bc -l)
 rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2*
+# rp-clocksync-mpi on the same run with local clocks: offsets, drifts and
+# measurement errors that leave receives to repair.
+"$bin/tests/synth/gen_halo" --ranks 64 --events "$records" --clock-offset 50000 --clock-drift 20 --clock-error 3000 \
+  -o "$work/local.ndjson"
+rp-cat --split 1 "$work/local.ndjson" -o "$work/s1.ndjson"
+rp-cat --split 2 "$work/local.ndjson" -o "$work/s2.ndjson"
+timed ssingle "rp-clocksync, one process" rp-clocksync "$work/local.ndjson" -o "$work/out/ssingle.ndjson"
+timed s1 "rp-clocksync-mpi, P=1" "${mpirun_[@]}" -np 1 rp-clocksync-mpi "$work/s1.ndjson" -o "$work/out/s1.ndjson"
+timed s2 "rp-clocksync-mpi, P=2" "${mpirun_[@]}" -np 2 rp-clocksync-mpi "$work/s2.ndjson" -o "$work/out/s2.ndjson"
+printf "rp-clocksync-mpi speed-up at P=2: %.2fx against rp-clocksync, %.2fx against P=1\n" \
+  "$(echo "$ssingle_wall / $s2_wall" | bc -l)" "$(echo "$s1_wall / $s2_wall" | bc -l)"
+printf "against rp-cat -z on one core: rp-clocksync %.2f, rp-clocksync-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
+  "$(echo "$ssingle_wall / $cat_wall" | bc -l)" "$(echo "$s1_wall / $cat_wall" | bc -l)" \
+  "$(echo "$s2_wall / $cat_wall" | bc -l)"
+rm -f "$work"/local.ndjson "$work"/s1* "$work"/s2*
 
 echo
 echo "== simulated: 4096 ranks, few records each, 8 processes on $(nproc) cores"
@@ -103,6 +119,17 @@ match=$(grep -m1 -o '[0-9]* match bytes' "$work/clog" | cut -d' ' -f1)
 windows=$(grep -m1 -o '[0-9]* windows' "$work/clog" | cut -d' ' -f1)
 printf "rp-cpath-mpi: %.2f s wall on 8 processes; match: %.0f bytes sent per window per process, %.1f per record\n" \
   "$csim_wall" "$(echo "$match / $windows" | bc -l)" "$(echo "$match * 8 / $sim_records" | bc -l)"
+# rp-clocksync-mpi on the simulated run: the same match, then the repair's rounds.
+/usr/bin/time -f "%e" -o "$work/ssimtime" "${mpirun_[@]}" -np 8 rp-clocksync-mpi -v "$work/m8.ndjson" \
+  -o "$work/sout.ndjson" 2>"$work/slog"
+rp-clocksync "$work/many.ndjson" 2>/dev/null | cmp - <(rp-cat "$work/sout.ndjson") &&
+  echo "rp-clocksync-mpi output: rp-clocksync's byte for byte"
+read -r ssim_wall <"$work/ssimtime"
+grep "process 0 of" "$work/slog" | sed 's/.*debug: //'
+smatch=$(grep -m1 -o '[0-9]* match bytes' "$work/slog" | cut -d' ' -f1)
+srepair=$(grep -m1 -o 'rounds, [0-9]* bytes' "$work/slog" | grep -o '[0-9]*')
+printf "rp-clocksync-mpi: %.2f s wall on 8 processes; per record: match %.1f bytes, repair %.1f bytes sent\n" \
+  "$ssim_wall" "$(echo "$smatch * 8 / $sim_records" | bc -l)" "$(echo "$srepair * 8 / $sim_records" | bc -l)"
 
 echo
 echo "== model: P processes, N records, R ranks; a phase per 100 records a rank"
