@@ -82,78 +82,92 @@ void PathSets::Keep(uint32_t node) {
 }
 
 void PathSets::Run(const graph::Graph& g, const std::vector<RankSet>& carried, int64_t run_start) {
+  Prepare(g, carried, run_start);
+  for (uint32_t node : g.order()) Visit(g, node);
+}
+
+void PathSets::Prepare(const graph::Graph& g, const std::vector<RankSet>& carried, int64_t run_start) {
   const uint32_t n = g.nodes();
-  const size_t k = config_.k;
-  paths_.resize(size_t{n} * k);
+  paths_.resize(size_t{n} * config_.k);
   count_.assign(n, 0);
   carried_ = carried;
   run_start_ = run_start;
-  const bool wall = config_.cost == Cost::kWall;
   hub_of_.assign(g.events(), kNoNode);
-  for (uint32_t node : g.order()) {
-    scratch_.clear();
-    runs_.clear();
-    if (g.is_hub(node)) {
-      for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
-        hub_of_[EventOf(*m)] = node;
-        runs_.push_back(static_cast<uint32_t>(scratch_.size()));
-        for (uint32_t j = 0; j < count_[*m]; ++j) scratch_.push_back({paths_[*m * k + j].cost, *m, j});
-      }
-      Keep(node);
-      continue;
-    }
-    const uint32_t e = EventOf(node);
-    const window::Event& ev = g.window().events[e];
-    if (!IsExit(node)) {
-      // A task: every path the rank holds runs through it (a set's order
-      // stays as it was).
-      const int64_t weight = TaskWeight(g, node, carried, run_start);
-      const uint32_t before = g.previous(node);
-      Candidate* out = &paths_[size_t{node} * k];
-      uint32_t count = 0;
-      if (before != kNoNode) {
-        if (!config_.reset_at_phase || g.event(before).phase == ev.phase) {
-          for (uint32_t j = 0; j < count_[before]; ++j) out[count++] = {paths_[before * k + j].cost + weight, before, j};
-        }
-      } else if (const RankSet* set = CarriedSet(carried, ev.rank);
-                 set != nullptr && (!config_.reset_at_phase || set->phase == ev.phase)) {
-        for (uint32_t j = 0; j < set->paths.size(); ++j) {
-          out[count++] = {set->paths[j].cost + weight, Candidate::kCarried, j};
-        }
-      }
-      if (count == 0) out[count++] = {weight, Candidate::kStart, 0};  // a new path (phase) starts here
-      count_[node] = static_cast<uint8_t>(count);
-      continue;
-    }
-    // A join: the rank's own paths and each partner's. A collective whose
-    // hub holds the rank's entry has already chosen among them all: its
-    // members leave with the hub's paths (the paper's path all-reduce).
-    bool own_in_hub = false, joins = false;
-    for (const graph::CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
-      own_in_hub |= c->weight >= 0 && c->from == hub_of_[e];
-      joins |= c->weight >= 0 && c->from != node - 1;
-    }
-    const int64_t local = wall ? g.local(e) : 0;
-    if (!joins) {  // nothing joins: the rank's paths, in their order
-      Candidate* out = &paths_[size_t{node} * k];
-      for (uint32_t j = 0; j < count_[node - 1]; ++j) out[j] = {paths_[(node - 1) * k + j].cost + local, node - 1, j};
-      count_[node] = count_[node - 1];
-      continue;
-    }
-    if (!own_in_hub) {
-      runs_.push_back(0);
-      for (uint32_t j = 0; j < count_[node - 1]; ++j) {
-        scratch_.push_back({paths_[(node - 1) * k + j].cost + local, node - 1, j});
-      }
-    }
-    for (const graph::CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
-      if (c->weight < 0 || c->from == node - 1) continue;  // dropped (a cycle), or its own entry
-      const int64_t add = wall ? c->weight : 0;
+}
+
+void PathSets::SetGhost(uint32_t entry, const int64_t* costs, size_t count) {
+  Candidate* out = &paths_[size_t{entry} * config_.k];
+  for (size_t j = 0; j < count; ++j) out[j] = {costs[j], Candidate::kRemote, static_cast<uint32_t>(j)};
+  count_[entry] = static_cast<uint8_t>(count);
+}
+
+void PathSets::Visit(const graph::Graph& g, uint32_t node) {
+  const size_t k = config_.k;
+  const std::vector<RankSet>& carried = carried_;
+  const int64_t run_start = run_start_;
+  const bool wall = config_.cost == Cost::kWall;
+  scratch_.clear();
+  runs_.clear();
+  if (g.is_hub(node)) {
+    for (const uint32_t* m = g.members_begin(node); m != g.members_end(node); ++m) {
+      hub_of_[EventOf(*m)] = node;
       runs_.push_back(static_cast<uint32_t>(scratch_.size()));
-      for (uint32_t j = 0; j < count_[c->from]; ++j) scratch_.push_back({paths_[c->from * k + j].cost + add, c->from, j});
+      for (uint32_t j = 0; j < count_[*m]; ++j) scratch_.push_back({paths_[*m * k + j].cost, *m, j});
     }
     Keep(node);
+    return;
   }
+  const uint32_t e = EventOf(node);
+  const window::Event& ev = g.window().events[e];
+  if (!IsExit(node)) {
+    // A task: every path the rank holds runs through it (a set's order
+    // stays as it was).
+    const int64_t weight = TaskWeight(g, node, carried, run_start);
+    const uint32_t before = g.previous(node);
+    Candidate* out = &paths_[size_t{node} * k];
+    uint32_t count = 0;
+    if (before != kNoNode) {
+      if (!config_.reset_at_phase || g.event(before).phase == ev.phase) {
+        for (uint32_t j = 0; j < count_[before]; ++j) out[count++] = {paths_[before * k + j].cost + weight, before, j};
+      }
+    } else if (const RankSet* set = CarriedSet(carried, ev.rank);
+               set != nullptr && (!config_.reset_at_phase || set->phase == ev.phase)) {
+      for (uint32_t j = 0; j < set->paths.size(); ++j) {
+        out[count++] = {set->paths[j].cost + weight, Candidate::kCarried, j};
+      }
+    }
+    if (count == 0) out[count++] = {weight, Candidate::kStart, 0};  // a new path (phase) starts here
+    count_[node] = static_cast<uint8_t>(count);
+    return;
+  }
+  // A join: the rank's own paths and each partner's. A collective whose
+  // hub holds the rank's entry has already chosen among them all: its
+  // members leave with the hub's paths (the paper's path all-reduce).
+  bool own_in_hub = false, joins = false;
+  for (const graph::CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
+    own_in_hub |= c->weight >= 0 && c->from == hub_of_[e];
+    joins |= c->weight >= 0 && c->from != node - 1;
+  }
+  const int64_t local = wall ? g.local(e) : 0;
+  if (!joins) {  // nothing joins: the rank's paths, in their order
+    Candidate* out = &paths_[size_t{node} * k];
+    for (uint32_t j = 0; j < count_[node - 1]; ++j) out[j] = {paths_[(node - 1) * k + j].cost + local, node - 1, j};
+    count_[node] = count_[node - 1];
+    return;
+  }
+  if (!own_in_hub) {
+    runs_.push_back(0);
+    for (uint32_t j = 0; j < count_[node - 1]; ++j) {
+      scratch_.push_back({paths_[(node - 1) * k + j].cost + local, node - 1, j});
+    }
+  }
+  for (const graph::CrossEdge* c = g.in_begin(node); c != g.in_end(node); ++c) {
+    if (c->weight < 0 || c->from == node - 1) continue;  // dropped (a cycle), or its own entry
+    const int64_t add = wall ? c->weight : 0;
+    runs_.push_back(static_cast<uint32_t>(scratch_.size()));
+    for (uint32_t j = 0; j < count_[c->from]; ++j) scratch_.push_back({paths_[c->from * k + j].cost + add, c->from, j});
+  }
+  Keep(node);
 }
 
 std::vector<Candidate> PathSets::Union(const graph::Graph* g, const std::vector<uint32_t>& nodes,

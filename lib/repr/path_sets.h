@@ -45,6 +45,7 @@ struct Config {
 struct Candidate {
   static constexpr uint32_t kStart = UINT32_MAX;        // begins at this node
   static constexpr uint32_t kCarried = UINT32_MAX - 1;  // continues a carried set's slot
+  static constexpr uint32_t kRemote = UINT32_MAX - 2;   // a ghost's: its holder knows whence
   int64_t cost = 0;
   uint32_t from = kStart;  // the node it came from
   uint32_t slot = 0;       // its slot there (kCarried: in the rank's carried set)
@@ -72,6 +73,14 @@ class PathSets {
   // Sets for every node of `g`, starting from `carried` (by rank; a rank
   // not started begins at `run_start`).
   void Run(const graph::Graph& g, const std::vector<RankSet>& carried, int64_t run_start);
+  // Run's steps, for a pass over a graph split between processes
+  // (SetsPass, lib/repr/distributed.h): Prepare, then Visit each node in a
+  // topological order, a ghost's entry set by its holder's sets (their
+  // costs, most costly first) before the nodes after it.
+  void Prepare(const graph::Graph& g, const std::vector<RankSet>& carried, int64_t run_start);
+  void Visit(const graph::Graph& g, uint32_t node);
+  void SetGhost(uint32_t entry, const int64_t* costs, size_t count);
+  int k() const { return config_.k; }
 
   const Candidate* begin(uint32_t node) const { return &paths_[size_t{node} * config_.k]; }
   const Candidate* end(uint32_t node) const { return begin(node) + count_[node]; }
