@@ -1,4 +1,5 @@
 // rp-cpath: the critical path of a run, its profile, what-if zeroing and imbalance.
+#include "cmd/rp-cpath/options.h"
 #include "lib/cli/tool.h"
 #include "lib/cpath/cpath.h"
 #include "lib/report/format_option.h"
@@ -22,15 +23,10 @@ int main(int argc, char** argv) {
   app.add_option("-j,--jobs", config.jobs, "threads building graphs (the output does not depend on it)")
       ->type_name("N")
       ->check(rp::cli::Between(1, 256));
-  bool no_passthrough = false, no_zeroing = false, no_phases = false;
+  bool no_passthrough = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the cp_* records, not the input's");
   rp::report::FormatOption format(tool);
-  app.add_flag("--no-zeroing", no_zeroing, "skip the what-if zeroing (one longest-path pass per site and per sampled function)");
-  app.add_option("--top", config.top, "cp_top: the sites and functions with more than 1/M of the critical path")
-      ->type_name("M")
-      ->check(rp::cli::Between(1, 1000));
-  app.add_flag("--no-phases", no_phases, "only whole-run summaries, even when rp-phases tagged the records");
-  app.add_flag("--phase-ranks", config.phase_ranks, "per-phase imbalance per rank too");
+  rp::cpath::PathOptions path_options(app, &config);
   tool.SetFooter(
       "Reads: rp-trace/1, best after rp-clocksync (and rp-phases for per-phase results).\n"
       "Writes: the input records, then after each window the cp_segment records of the\n"
@@ -50,8 +46,7 @@ int main(int argc, char** argv) {
       "  rp-cpath -j 2 --algo heuristic run.ndjson.zst | rp-cat -t cp_summary");
   return tool.Main(argc, argv, [&]() -> rp::Status {
     config.passthrough = !no_passthrough;
-    config.zeroing = !no_zeroing;
-    config.phases = !no_phases;
+    path_options.Finish();
     RP_ASSIGN_OR_RETURN(rp::cli::Streams streams, tool.OpenStreams());
     config.read = streams.read;
     // A report renders the stage's own records: the input's are not needed.

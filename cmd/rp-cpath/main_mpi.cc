@@ -1,6 +1,7 @@
 // rp-cpath-mpi: rp-cpath on the processes of an MPI job, each reading its
 // share of a split trace and writing a part of a split output.
 #include "lib/cli/split_io.h"
+#include "cmd/rp-cpath/options.h"
 #include "lib/cli/tool.h"
 #include "lib/cpath/parallel.h"
 #include "lib/dist/mpi_comm.h"
@@ -15,14 +16,9 @@ int main(int argc, char** argv) {
   tool.AddHold(&io);
   tool.AddOutput(&io);
   CLI::App& app = tool.app();
-  bool no_passthrough = false, no_zeroing = false, no_phases = false;
+  bool no_passthrough = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the cp_* records (one stream, by process 0)");
-  app.add_flag("--no-zeroing", no_zeroing, "skip the what-if zeroing (one longest-path pass per site and per sampled function)");
-  app.add_option("--top", config.top, "cp_top: the sites and functions with more than 1/M of the critical path")
-      ->type_name("M")
-      ->check(rp::cli::Between(1, 1000));
-  app.add_flag("--no-phases", no_phases, "only whole-run summaries, even when rp-phases tagged the records");
-  app.add_flag("--phase-ranks", config.phase_ranks, "per-phase imbalance per rank too");
+  rp::cpath::PathOptions path_options(app, &config);
   tool.SetFooter(
       "Reads: a split trace (rp-record --split N, rp-cat --split N), best after\n"
       "rp-clocksync; process p of P reads about N/P of its parts. Writes: a split trace,\n"
@@ -40,8 +36,7 @@ int main(int argc, char** argv) {
     RP_ASSIGN_OR_RETURN(rp::cli::SplitIo split,
                         rp::cli::OpenSplitIo("rp-cpath-mpi", io, no_passthrough, " (or --no-passthrough)"));
     config.passthrough = !no_passthrough;
-    config.zeroing = !no_zeroing;
-    config.phases = !no_phases;
+    path_options.Finish();
     config.read.hold_limit = io.hold;
     return rp::cpath::RunParallel(config, comm, *split.input, split.output);
   });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rp-phases-mpi, rp-cpath-mpi and rp-clocksync-mpi: measured speed-up and memory at P = 1, 2 on this machine,
+# rp-phases-mpi, rp-cpath-mpi and rp-clocksync-mpi: measured speed-up at P = 1, 2 and memory at P = 1, 2, 4 on this machine,
 # the volume it exchanges checked against its formula on a simulated run
 # of many ranks, and a model of time and memory at P = 64..4096 for traces
 # of 10^9..10^11 records built from those figures.
@@ -41,11 +41,14 @@ echo "== measured on $(nproc) cores, $records records, 64 ranks, median of $runs
 "$bin/tests/synth/gen_halo" --ranks 64 --events "$records" -o "$work/halo.ndjson"
 rp-cat --split 1 "$work/halo.ndjson" -o "$work/s1.ndjson"
 rp-cat --split 2 "$work/halo.ndjson" -o "$work/s2.ndjson"
+rp-cat --split 4 "$work/halo.ndjson" -o "$work/s4.ndjson"
 n=$(grep -c . "$work/halo.ndjson")
 timed cat "rp-cat -z (read, write zstd)" taskset -c 0 rp-cat -z "$work/halo.ndjson" -o "$work/out/cat.ndjson.zst"
 timed single "rp-phases, one process" rp-phases "$work/halo.ndjson" -o "$work/out/single.ndjson"
 timed p1 "rp-phases-mpi, P=1" "${mpirun_[@]}" -np 1 rp-phases-mpi "$work/s1.ndjson" -o "$work/out/p1.ndjson"
 timed p2 "rp-phases-mpi, P=2" "${mpirun_[@]}" -np 2 rp-phases-mpi "$work/s2.ndjson" -o "$work/out/p2.ndjson"
+# Four processes on two cores: for the memory per process, not the speed.
+timed p4 "rp-phases-mpi, P=4" "${mpirun_[@]}" -np 4 rp-phases-mpi "$work/s4.ndjson" -o "$work/out/p4.ndjson"
 printf "speed-up at P=2: %.2fx against rp-phases, %.2fx against P=1\n" \
   "$(echo "$single_wall / $p2_wall" | bc -l)" "$(echo "$p1_wall / $p2_wall" | bc -l)"
 printf "against rp-cat -z on one core: rp-phases %.2f, rp-phases-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
@@ -55,6 +58,7 @@ printf "against rp-cat -z on one core: rp-phases %.2f, rp-phases-mpi P=1 %.2f, P
 timed csingle "rp-cpath, one process" rp-cpath "$work/halo.ndjson" -o "$work/out/csingle.ndjson"
 timed c1 "rp-cpath-mpi, P=1" "${mpirun_[@]}" -np 1 rp-cpath-mpi "$work/s1.ndjson" -o "$work/out/c1.ndjson"
 timed c2 "rp-cpath-mpi, P=2" "${mpirun_[@]}" -np 2 rp-cpath-mpi "$work/s2.ndjson" -o "$work/out/c2.ndjson"
+timed c4 "rp-cpath-mpi, P=4" "${mpirun_[@]}" -np 4 rp-cpath-mpi "$work/s4.ndjson" -o "$work/out/c4.ndjson"
 printf "rp-cpath-mpi speed-up at P=2: %.2fx against rp-cpath, %.2fx against P=1\n" \
   "$(echo "$csingle_wall / $c2_wall" | bc -l)" "$(echo "$c1_wall / $c2_wall" | bc -l)"
 printf "against rp-cat -z on one core: rp-cpath %.2f, rp-cpath-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
@@ -63,22 +67,24 @@ printf "against rp-cat -z on one core: rp-cpath %.2f, rp-cpath-mpi P=1 %.2f, P=2
 cc=$(echo "$c1_cpu / $n" | bc -l)
 # CPU per record of one process: the compute term of the model.
 c=$(echo "$p1_cpu / $n" | bc -l)
-rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2*
+rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2* "$work"/s4*
 # rp-clocksync-mpi on the same run with local clocks: offsets, drifts and
 # measurement errors that leave receives to repair.
 "$bin/tests/synth/gen_halo" --ranks 64 --events "$records" --clock-offset 50000 --clock-drift 20 --clock-error 3000 \
   -o "$work/local.ndjson"
 rp-cat --split 1 "$work/local.ndjson" -o "$work/s1.ndjson"
 rp-cat --split 2 "$work/local.ndjson" -o "$work/s2.ndjson"
+rp-cat --split 4 "$work/local.ndjson" -o "$work/s4.ndjson"
 timed ssingle "rp-clocksync, one process" rp-clocksync "$work/local.ndjson" -o "$work/out/ssingle.ndjson"
 timed s1 "rp-clocksync-mpi, P=1" "${mpirun_[@]}" -np 1 rp-clocksync-mpi "$work/s1.ndjson" -o "$work/out/s1.ndjson"
 timed s2 "rp-clocksync-mpi, P=2" "${mpirun_[@]}" -np 2 rp-clocksync-mpi "$work/s2.ndjson" -o "$work/out/s2.ndjson"
+timed s4 "rp-clocksync-mpi, P=4" "${mpirun_[@]}" -np 4 rp-clocksync-mpi "$work/s4.ndjson" -o "$work/out/s4.ndjson"
 printf "rp-clocksync-mpi speed-up at P=2: %.2fx against rp-clocksync, %.2fx against P=1\n" \
   "$(echo "$ssingle_wall / $s2_wall" | bc -l)" "$(echo "$s1_wall / $s2_wall" | bc -l)"
 printf "against rp-cat -z on one core: rp-clocksync %.2f, rp-clocksync-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
   "$(echo "$ssingle_wall / $cat_wall" | bc -l)" "$(echo "$s1_wall / $cat_wall" | bc -l)" \
   "$(echo "$s2_wall / $cat_wall" | bc -l)"
-rm -f "$work"/local.ndjson "$work"/s1* "$work"/s2*
+rm -f "$work"/local.ndjson "$work"/s1* "$work"/s2* "$work"/s4*
 
 echo
 echo "== simulated: 4096 ranks, few records each, 8 processes on $(nproc) cores"
