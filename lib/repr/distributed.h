@@ -16,7 +16,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "lib/base/status.h"
+#include "lib/dist/comm.h"
 #include "lib/graph/distributed.h"
+#include "lib/match/distributed.h"
 #include "lib/repr/path_sets.h"
 
 namespace rp::repr {
@@ -44,6 +47,33 @@ class SetsPass : public graph::Pass {
   PathSets* sets_;
   std::vector<int64_t> costs_;
 };
+
+// A path PathSets::Union kept, over the processes: where it is.
+struct Kept {
+  int64_t cost = 0;
+  int32_t process = -1;  // whose node (or carried path) it is
+  uint32_t node = 0;     // there: an exit, or Candidate::kCarried
+  uint32_t slot = 0;     // the node's slot, or the index in that process's `ended`
+};
+
+// PathSets::Union over every process's `nodes` (its ranks' exits) and
+// `ended` paths (keys unique over the processes: rank * k + slot): the
+// same k paths on every process, in the same order, with the same
+// *positions and *total. Candidates are compared by the nodes they came
+// from, named by (phase, t0, rank, seq, side) as the stream orders them.
+Expected<std::vector<Kept>> UnionAcross(dist::Comm& comm, const PathSets& sets, const graph::Graph* g,
+                                        const std::vector<uint32_t>& nodes,
+                                        const std::vector<PathSets::Ended>& ended, std::vector<int>* positions,
+                                        int* total);
+
+// PathSets::Tasks for each of `kept` (UnionAcross's; a carried one has
+// none here), walked across processes: where a walk reaches a ghost, the
+// ghost's holder walks on. (*tasks)[j]: kept path j's tasks on this
+// process's ranks, in time order; (*origins)[j]: where it came from (a
+// carried set's rank and slot, or -1), the same on every process.
+Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets& sets, const graph::Graph& g,
+                  const std::vector<Kept>& kept, std::vector<std::vector<Task>>* tasks,
+                  std::vector<PathSets::Origin>* origins);
 
 }  // namespace rp::repr
 

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <string>
@@ -105,6 +106,131 @@ TEST(SetsPass, SetsAreTheOneProcessSets) {
     ExpectSameSets("sets-3", text, {{0, 1}, {2, 3}, {4, 5}}, processes, compute);
     ExpectSameSets("sets-6", text, {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}, processes, compute);
     ExpectSameSets("sets-wall", text, {{0, 2}, {3, 5}}, processes, wall);
+  }
+}
+
+// Each window's union at every rank's last exit (a phase's end), and the
+// kept paths' tasks: "cost|positions|tasks (rank.seq[t0,t1]+cost, by rank
+// and seq)|origin", per window.
+std::string DescribeTasks(std::vector<std::string> tasks) {
+  std::sort(tasks.begin(), tasks.end());
+  std::string out;
+  for (const std::string& t : tasks) out += t + " ";
+  return out;
+}
+std::string TaskName(const graph::Graph& g, const Task& t) {
+  const window::Event& e = g.window().events[t.event];
+  return std::to_string(e.rank) + "." + std::to_string(e.seq) + "[" + std::to_string(t.t0) + "," +
+         std::to_string(t.t1) + "]+" + std::to_string(t.cost);
+}
+std::vector<uint32_t> LastExits(const graph::Graph& g) {
+  std::vector<uint32_t> nodes;
+  for (const auto& events : g.window().by_rank) {
+    if (!events.empty()) nodes.push_back(graph::Exit(events.back()));
+  }
+  return nodes;
+}
+
+void ExpectSameKept(const std::string& name, const std::string& text, const std::vector<std::pair<int, int>>& groups,
+                    int processes, const Config& config) {
+  const window::TestWindows whole = window::ReadWindows(text);
+  std::vector<std::string> expected;  // per window
+  {
+    PathSets sets(config);
+    std::vector<RankSet> carried;
+    int64_t run_start = 0;
+    bool started = false;
+    std::vector<Task> tasks;
+    for (const window::Window& w : whole.windows) {
+      const graph::Graph g(w, match::Match(w, whole.dict));
+      if (!started && g.events() > 0) started = true, run_start = g.application_start();
+      sets.Run(g, carried, run_start);
+      std::vector<int> positions;
+      int total = 0;
+      std::string window;
+      for (const Candidate& c : sets.Union(&g, LastExits(g), {}, &positions, &total)) {
+        const PathSets::Origin origin = sets.Tasks(g, c, &tasks);
+        std::vector<std::string> names;
+        for (const Task& t : tasks) names.push_back(TaskName(g, t));
+        window += std::to_string(c.cost) + "|" + DescribeTasks(names) + "|" + std::to_string(origin.carried_rank) +
+                  "." + std::to_string(origin.carried_slot) + "\n";
+      }
+      for (int p : positions) window += std::to_string(p) + " ";
+      expected.push_back(window + "of " + std::to_string(total));
+      sets.Carry(g, &carried);
+    }
+  }
+  const std::string index = trace::WriteSplit(name, text, groups);
+  std::mutex mu;
+  std::vector<std::vector<std::vector<std::string>>> names(expected.size());  // window, path, tasks
+  std::vector<std::string> got(expected.size());
+  dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
+    PathSets sets(config);
+    std::vector<RankSet> carried;
+    int64_t run_start = 0;
+    bool started = false;
+    size_t window = 0;
+    graph::ReplayStats stats;
+    match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
+                                                const match::Matching& m, const match::Ghosts& ghosts) {
+      graph::Graph g(w, m, true);
+      if (!started) {
+        std::vector<std::string> all =
+            *comm.Allgather(std::to_string(w.events.empty() ? INT64_MAX : g.application_start()));
+        int64_t least = INT64_MAX;
+        for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
+        if (least != INT64_MAX) started = true, run_start = least;
+      }
+      SetsPass pass(g, &sets, carried, run_start);
+      ASSERT_TRUE(graph::Replay(comm, g, ghosts, pass, &stats).ok());
+      std::vector<int> positions;
+      int total = 0;
+      auto kept = UnionAcross(comm, sets, &g, LastExits(g), {}, &positions, &total);
+      ASSERT_TRUE(kept.ok()) << kept.status().message();
+      std::vector<std::vector<Task>> tasks;
+      std::vector<PathSets::Origin> origins;
+      const Status walked = WalkAcross(comm, owners, sets, g, *kept, &tasks, &origins);
+      ASSERT_TRUE(walked.ok()) << walked.message();
+      {
+        std::lock_guard lock(mu);
+        names[window].resize(kept->size());
+        for (size_t j = 0; j < kept->size(); ++j) {
+          for (const Task& t : tasks[j]) names[window][j].push_back(TaskName(g, t));
+        }
+        if (comm.rank() == 0) {
+          std::string text;
+          for (size_t j = 0; j < kept->size(); ++j) {
+            text += std::to_string((*kept)[j].cost) + "|\x01" + std::to_string(j) + "|" +
+                    std::to_string(origins[j].carried_rank) + "." + std::to_string(origins[j].carried_slot) + "\n";
+          }
+          for (int p : positions) text += std::to_string(p) + " ";
+          got[window] = text + "of " + std::to_string(total);
+        }
+      }
+      sets.Carry(g, &carried);
+      ++window;
+    });
+  });
+  for (size_t window = 0; window < expected.size(); ++window) {
+    std::string text = got[window];
+    for (size_t j = 0; j < names[window].size(); ++j) {
+      const std::string mark = "\x01" + std::to_string(j) + "|";
+      const size_t at = text.find(mark);
+      ASSERT_NE(at, std::string::npos);
+      text.replace(at, mark.size(), DescribeTasks(names[window][j]) + "|");
+    }
+    EXPECT_EQ(text, expected[window]) << name << " on " << processes << " processes, window " << window;
+  }
+}
+
+TEST(UnionAndWalkAcross, KeptPathsAndTheirTasksAreTheOneProcessOnes) {
+  const std::string text = match::MixedTrace(6, 5);
+  const Config compute{.k = 5, .select = Select::kRepr, .cost = Cost::kCompute, .reset_at_phase = false};
+  const Config wall{.k = 4, .select = Select::kTopK, .cost = Cost::kWall, .reset_at_phase = false};
+  for (int processes : {1, 2, 3, 4}) {
+    ExpectSameKept("kept-3", text, {{0, 1}, {2, 3}, {4, 5}}, processes, compute);
+    ExpectSameKept("kept-6", text, {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}, processes, compute);
+    ExpectSameKept("kept-wall", text, {{0, 2}, {3, 5}}, processes, wall);
   }
 }
 

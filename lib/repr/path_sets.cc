@@ -216,6 +216,11 @@ PathSets::Origin PathSets::Tasks(const graph::Graph& g, const Candidate& path, s
   uint32_t node = path.from, slot = path.slot;
   for (;;) {
     const Candidate& c = paths_[node * k + slot];
+    if (c.from == Candidate::kRemote) {  // a ghost's entry: its task is its holder's
+      origin.remote = node;
+      origin.remote_slot = slot;
+      break;
+    }
     if (!g.is_hub(node) && !IsExit(node)) {
       const uint32_t e = EventOf(node);
       const window::Event& ev = g.window().events[e];

@@ -81,6 +81,7 @@ class PathSets {
   void Visit(const graph::Graph& g, uint32_t node);
   void SetGhost(uint32_t entry, const int64_t* costs, size_t count);
   int k() const { return config_.k; }
+  Select select() const { return config_.select; }
 
   const Candidate* begin(uint32_t node) const { return &paths_[size_t{node} * config_.k]; }
   const Candidate* end(uint32_t node) const { return begin(node) + count_[node]; }
@@ -106,10 +107,14 @@ class PathSets {
 
   // The tasks of `path` in this window, in time order, and where it came
   // from: slot `carried_slot` of rank `carried_rank`'s carried set, or -1
-  // for both when it starts here.
+  // for both when it starts here. Over a graph split between processes
+  // the walk stops at a ghost's entry (its holder walks on from there):
+  // `remote` is that node and `remote_slot` the slot.
   struct Origin {
     int32_t carried_rank = -1;
     int carried_slot = -1;
+    uint32_t remote = graph::kNoNode;
+    uint32_t remote_slot = 0;
   };
   Origin Tasks(const graph::Graph& g, const Candidate& path, std::vector<Task>* out) const;
 
