@@ -38,12 +38,18 @@ int64_t PhaseEnds::cluster(int32_t phase) const {
   return it == cluster_.end() ? -1 : it->second;
 }
 
-std::vector<int32_t> PhaseEnds::EndedBefore(const window::Window& w) {
-  std::set<int32_t> here;
-  for (const window::Event& e : w.events) here.insert(e.phase);
+std::map<int32_t, int64_t> PhaseEnds::Calls(const window::Window& w) {
+  std::map<int32_t, int64_t> calls;
+  for (const window::Event& e : w.events) {
+    if (!e.ghost()) ++calls[e.phase];  // a ghost is its holder's to count
+  }
+  return calls;
+}
+
+std::vector<int32_t> PhaseEnds::EndedBefore(const std::map<int32_t, int64_t>& calls) {
   std::vector<int32_t> ended;
   for (auto it = open_.begin(); it != open_.end();) {
-    if (here.count(*it) == 0) {
+    if (calls.count(*it) == 0) {
       ended.push_back(*it);
       seen_.erase(*it);
       it = open_.erase(it);
@@ -54,9 +60,7 @@ std::vector<int32_t> PhaseEnds::EndedBefore(const window::Window& w) {
   return ended;
 }
 
-std::vector<int32_t> PhaseEnds::EndedIn(const window::Window& w) {
-  std::map<int32_t, int64_t> calls;
-  for (const window::Event& e : w.events) ++calls[e.phase];
+std::vector<int32_t> PhaseEnds::EndedIn(const std::map<int32_t, int64_t>& calls) {
   std::vector<int32_t> ended;
   if (calls.empty()) return ended;
   const int32_t last = calls.rbegin()->first;

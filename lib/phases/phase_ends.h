@@ -40,10 +40,15 @@ class PhaseEnds {
   Status NoteRecord(std::string_view line);
 
   // Open phases with no call in `w`, ascending; they are closed.
-  std::vector<int32_t> EndedBefore(const window::Window& w);
+  std::vector<int32_t> EndedBefore(const window::Window& w) { return EndedBefore(Calls(w)); }
   // The phases of `w` (not kNone) that ended in it, ascending; the last
   // one of `w` that may run on stays open.
-  std::vector<int32_t> EndedIn(const window::Window& w);
+  std::vector<int32_t> EndedIn(const window::Window& w) { return EndedIn(Calls(w)); }
+  // The same from a window's calls by phase (kNone included), for a
+  // window read by several processes (their calls added up).
+  static std::map<int32_t, int64_t> Calls(const window::Window& w);
+  std::vector<int32_t> EndedBefore(const std::map<int32_t, int64_t>& calls);
+  std::vector<int32_t> EndedIn(const std::map<int32_t, int64_t>& calls);
   // The phases still open (at the end of the stream: they end there).
   std::vector<int32_t> Open() const { return {open_.begin(), open_.end()}; }
   bool any_open() const { return !open_.empty(); }
