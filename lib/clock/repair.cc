@@ -243,7 +243,9 @@ ForwardPass::ForwardPass(window::Window& w, const Constraints& constraints, int6
     waiting_[g] = static_cast<int32_t>(gate.dependents_at - gate.sources_at) + (gate.parent >= 0 ? 1 : 0);
   }
   if (shift_.size() < ranks_) shift_.resize(ranks_, 0);
-  for (size_t i = 0; i < w.events.size(); ++i) rank_of_[i] = w.events[i].rank;  // dense: no event read
+  // Dense, so that offering a gate's dependents reads no event; -1 for a
+  // ghost (its holder finishes it).
+  for (size_t i = 0; i < w.events.size(); ++i) rank_of_[i] = w.events[i].ghost() ? -1 : w.events[i].rank;
   for (const auto& events : w.by_rank) remaining_ += events.size();
 }
 
@@ -305,7 +307,7 @@ bool ForwardPass::Ready(uint32_t e) const {
 
 // Ranks whose started event can finish.
 void ForwardPass::Offer(size_t r) {
-  if (r >= ranks_) return;  // a ghost's rank: its holder finishes it
+  if (r >= ranks_) return;  // a ghost: its holder finishes it
   const int64_t e = NextEvent(r);
   if (e >= 0 && !queued_[r] && Ready(static_cast<uint32_t>(e))) {
     queued_[r] = true;
@@ -322,9 +324,7 @@ void ForwardPass::CompleteGate(int32_t first) {
       value_[child] = std::max(value_[child], value_[g]);
       if (--waiting_[child] == 0) completed_gates_.push_back(child);
     }
-    for (uint32_t d : gates_.dependents(g)) {
-      if (!w_.events[d].ghost()) Offer(static_cast<size_t>(rank_of_[d]));
-    }
+    for (uint32_t d : gates_.dependents(g)) Offer(static_cast<size_t>(rank_of_[d]));  // -1: past every rank
   }
 }
 

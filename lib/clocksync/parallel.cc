@@ -107,6 +107,10 @@ class ParallelClocksync {
     }
     RP_RETURN_IF_ERROR(out_.Open(prelude, input_.first_rank() <= input_.last_rank()));
     sync_ = std::make_unique<internal::Synchronizer>(config_, dict, std::move(*clocks));
+    // Counting the violations takes a collective: every process counts if
+    // any logs them (each decides by its own log level).
+    RP_ASSIGN_OR_RETURN(dist::Sum counting, dist::AllreduceValue(comm_, dist::Sum{sync_->count_violations() ? 1 : 0}));
+    count_ = counting.value > 0;
     window::Window w;
     for (;;) {
       RP_ASSIGN_OR_RETURN(bool more, windows_.Next(&w));
@@ -173,16 +177,16 @@ class ParallelClocksync {
     clock::Constraints& constraints = sync_->constraints();
     const int64_t min_latency = sync_->repair_options().min_latency;
     constraints.Build(w, matching);
-    if (sync_->count_violations()) tally.mapped.Add(clock::CountViolations(w, constraints, min_latency));
+    if (count_) tally.mapped.Add(clock::CountViolations(w, constraints, min_latency));
     if (config_.repair) {
       RP_ASSIGN_OR_RETURN(clock::RepairResult result,
                           clock::RepairAcross(comm_, &w, constraints, ghosts, sync_->repair_options(),
                                               &sync_->carried_shift(), &repair_stats_));
       tally.Add(result);
       // The violations left are counted at the sources' final starts.
-      if (sync_->count_violations()) RP_RETURN_IF_ERROR(clock::ShareGhostTimes(comm_, &w, ghosts, &repair_stats_));
+      if (count_) RP_RETURN_IF_ERROR(clock::ShareGhostTimes(comm_, &w, ghosts, &repair_stats_));
     }
-    if (sync_->count_violations()) tally.final.Add(clock::CountViolations(w, constraints, min_latency));
+    if (count_) tally.final.Add(clock::CountViolations(w, constraints, min_latency));
 
     WindowSums mine;
     for (const window::Line& line : w.lines) {
@@ -195,7 +199,7 @@ class ParallelClocksync {
         mine.first = {written.first_time, written.first_rank, comm_.rank()};
         mine.last = {written.last_time, written.last_rank, comm_.rank()};
       }
-      out_.Count(written.lines, mine.first.time, mine.last.time == INT64_MIN ? INT64_MIN : mine.last.time);
+      out_.Count(written.lines, mine.first.time, mine.last.time);
     }
     RP_ASSIGN_OR_RETURN(WindowSums all, dist::AllreduceValue(comm_, mine));
     if (all.foreign > 0) {
@@ -247,7 +251,11 @@ class ParallelClocksync {
     spdlog::debug("process {} of {}: {} match bytes sent; repair: {} rounds, {} bytes sent", comm_.rank(),
                   comm_.size(), match_bytes_, repair_stats_.rounds, repair_stats_.bytes_sent);
     QuietUnless quiet(comm_.rank() == writer);
-    return sync_->Warn();
+    const Status status = sync_->Warn();
+    // Nothing to analyse (exit 1) is told once, by the writer; mpirun
+    // exits with its status.
+    if (status.code() == StatusCode::kNothing && comm_.rank() != writer) return OkStatus();
+    return status;
   }
 
   const Config& config_;
@@ -259,6 +267,7 @@ class ParallelClocksync {
   match::Owners owners_;
   std::unique_ptr<internal::Synchronizer> sync_;
   Place last_;  // the last record of the windows so far
+  bool count_ = false;  // violations counted (alike on every process)
   int64_t match_bytes_ = 0;
   clock::RepairStats repair_stats_;
 };

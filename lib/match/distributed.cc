@@ -122,6 +122,18 @@ Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const win
                                window::Window* window, Ghosts* ghosts, int64_t* bytes_sent) {
   window::Window& w = *window;
   const int me = comm.rank(), processes = comm.size();
+  // Processes name each other's events by (rank, seq): a seq twice on a
+  // rank (which one process reads with a warning) would make two events
+  // one ghost.
+  for (const std::vector<uint32_t>& events : w.by_rank) {
+    for (size_t k = 1; k < events.size(); ++k) {
+      const Event& e = w.events[events[k]];
+      if (e.seq != w.events[events[k - 1]].seq) continue;
+      return InputError("window " + std::to_string(w.index) + ": rank " + std::to_string(e.rank) + " has seq " +
+                        std::to_string(e.seq) + " twice; the processes of a parallel stage name events by rank "
+                        "and seq (the one-process stage reads this trace, with a warning)");
+    }
+  }
   Matcher matcher(w, dict);
   matcher.CountOnly([&owners, me](int64_t rank) { return owners.Of(rank) == me; });
   matcher.Walk();

@@ -81,7 +81,8 @@ struct Ghosts {
 
 // Matches `*window` (this process's ranks' records) with the other
 // processes', adding the partners' events as ghosts. Every process calls
-// it for every window, in the same turn.
+// it for every window, in the same turn. A seq repeated on a rank is an
+// error (events are named by rank and seq across processes).
 // `bytes_sent`, if given, grows by what this process sent.
 Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const window::Dictionary& dict,
                                window::Window* window, Ghosts* ghosts, int64_t* bytes_sent = nullptr);

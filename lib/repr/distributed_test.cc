@@ -47,50 +47,63 @@ void Collect(const graph::Graph& g, const PathSets& sets, const std::function<bo
   }
 }
 
+// One process's sets, window after window, each rank's set carried on.
+void ForEachSets(const window::TestWindows& whole, const Config& config,
+                 const std::function<void(const graph::Graph&, const PathSets&)>& each) {
+  PathSets sets(config);
+  std::vector<RankSet> carried;
+  int64_t run_start = 0;
+  bool started = false;
+  for (const window::Window& w : whole.windows) {
+    const graph::Graph g(w, match::Match(w, whole.dict));
+    if (!started && g.events() > 0) started = true, run_start = g.application_start();
+    sets.Run(g, carried, run_start);
+    each(g, sets);
+    sets.Carry(g, &carried);
+  }
+}
+
+// The same on process comm.rank() of a split trace, the sets replayed.
+void ForEachSetsAcross(dist::Comm& comm, const std::string& index, const Config& config,
+                       const std::function<void(const match::Owners&, const graph::Graph&, const PathSets&)>& each) {
+  PathSets sets(config);
+  std::vector<RankSet> carried;
+  int64_t run_start = 0;
+  bool started = false;
+  graph::ReplayStats stats;
+  match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
+                                              const match::Matching& m, const match::Ghosts& ghosts) {
+    graph::Graph g(w, m, true);
+    if (!started) {  // the run's start: the first window with calls on some process
+      std::vector<std::string> all =
+          *comm.Allgather(std::to_string(w.events.empty() ? INT64_MAX : g.application_start()));
+      int64_t least = INT64_MAX;
+      for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
+      if (least != INT64_MAX) started = true, run_start = least;
+    }
+    SetsPass pass(g, &sets, carried, run_start);
+    const Status status = graph::Replay(comm, g, ghosts, pass, &stats);
+    ASSERT_TRUE(status.ok()) << status.message();
+    each(owners, g, sets);
+    sets.Carry(g, &carried);
+  });
+}
+
 void ExpectSameSets(const std::string& name, const std::string& text, const std::vector<std::pair<int, int>>& groups,
                     int processes, const Config& config) {
   const window::TestWindows whole = window::ReadWindows(text);
   Sets expected;
-  {
-    PathSets sets(config);
-    std::vector<RankSet> carried;
-    int64_t run_start = 0;
-    bool started = false;
-    for (const window::Window& w : whole.windows) {
-      const graph::Graph g(w, match::Match(w, whole.dict));
-      if (!started && g.events() > 0) started = true, run_start = g.application_start();
-      sets.Run(g, carried, run_start);
-      Collect(g, sets, [](int64_t) { return true; }, &expected);
-      sets.Carry(g, &carried);
-    }
-  }
+  ForEachSets(whole, config, [&](const graph::Graph& g, const PathSets& sets) {
+    Collect(g, sets, [](int64_t) { return true; }, &expected);
+  });
   ASSERT_GT(expected.size(), 100u);
   const std::string index = trace::WriteSplit(name, text, groups);
   std::mutex mu;
   Sets got;
   dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
-    const int me = comm.rank();
-    PathSets sets(config);
-    std::vector<RankSet> carried;
-    int64_t run_start = 0;
-    bool started = false;
     Sets mine;
-    graph::ReplayStats stats;
-    match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
-                                                const match::Matching& m, const match::Ghosts& ghosts) {
-      graph::Graph g(w, m, true);
-      if (!started) {
-        std::vector<std::string> all =
-            *comm.Allgather(std::to_string(w.events.empty() ? INT64_MAX : g.application_start()));
-        int64_t least = INT64_MAX;
-        for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
-        if (least != INT64_MAX) started = true, run_start = least;
-      }
-      SetsPass pass(g, &sets, carried, run_start);
-      const Status status = graph::Replay(comm, g, ghosts, pass, &stats);
-      ASSERT_TRUE(status.ok()) << status.message();
-      Collect(g, sets, [&](int64_t rank) { return owners.Of(rank) == me; }, &mine);
-      sets.Carry(g, &carried);
+    ForEachSetsAcross(comm, index, config, [&](const match::Owners& owners, const graph::Graph& g, const PathSets& sets) {
+      Collect(g, sets, [&](int64_t rank) { return owners.Of(rank) == comm.rank(); }, &mine);
     });
     std::lock_guard lock(mu);
     got.insert(mine.begin(), mine.end());
@@ -135,54 +148,28 @@ void ExpectSameKept(const std::string& name, const std::string& text, const std:
                     int processes, const Config& config) {
   const window::TestWindows whole = window::ReadWindows(text);
   std::vector<std::string> expected;  // per window
-  {
-    PathSets sets(config);
-    std::vector<RankSet> carried;
-    int64_t run_start = 0;
-    bool started = false;
-    std::vector<Task> tasks;
-    for (const window::Window& w : whole.windows) {
-      const graph::Graph g(w, match::Match(w, whole.dict));
-      if (!started && g.events() > 0) started = true, run_start = g.application_start();
-      sets.Run(g, carried, run_start);
-      std::vector<int> positions;
-      int total = 0;
-      std::string window;
-      for (const Candidate& c : sets.Union(&g, LastExits(g), {}, &positions, &total)) {
-        const PathSets::Origin origin = sets.Tasks(g, c, &tasks);
-        std::vector<std::string> names;
-        for (const Task& t : tasks) names.push_back(TaskName(g, t));
-        window += std::to_string(c.cost) + "|" + DescribeTasks(names) + "|" + std::to_string(origin.carried_rank) +
-                  "." + std::to_string(origin.carried_slot) + "\n";
-      }
-      for (int p : positions) window += std::to_string(p) + " ";
-      expected.push_back(window + "of " + std::to_string(total));
-      sets.Carry(g, &carried);
+  std::vector<Task> tasks;
+  ForEachSets(whole, config, [&](const graph::Graph& g, const PathSets& sets) {
+    std::vector<int> positions;
+    int total = 0;
+    std::string window;
+    for (const Candidate& c : sets.Union(&g, LastExits(g), {}, &positions, &total)) {
+      const PathSets::Origin origin = sets.Tasks(g, c, &tasks);
+      std::vector<std::string> names;
+      for (const Task& t : tasks) names.push_back(TaskName(g, t));
+      window += std::to_string(c.cost) + "|" + DescribeTasks(names) + "|" + std::to_string(origin.carried_rank) + "." +
+                std::to_string(origin.carried_slot) + "\n";
     }
-  }
+    for (int p : positions) window += std::to_string(p) + " ";
+    expected.push_back(window + "of " + std::to_string(total));
+  });
   const std::string index = trace::WriteSplit(name, text, groups);
   std::mutex mu;
   std::vector<std::vector<std::vector<std::string>>> names(expected.size());  // window, path, tasks
   std::vector<std::string> got(expected.size());
   dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
-    PathSets sets(config);
-    std::vector<RankSet> carried;
-    int64_t run_start = 0;
-    bool started = false;
     size_t window = 0;
-    graph::ReplayStats stats;
-    match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
-                                                const match::Matching& m, const match::Ghosts& ghosts) {
-      graph::Graph g(w, m, true);
-      if (!started) {
-        std::vector<std::string> all =
-            *comm.Allgather(std::to_string(w.events.empty() ? INT64_MAX : g.application_start()));
-        int64_t least = INT64_MAX;
-        for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
-        if (least != INT64_MAX) started = true, run_start = least;
-      }
-      SetsPass pass(g, &sets, carried, run_start);
-      ASSERT_TRUE(graph::Replay(comm, g, ghosts, pass, &stats).ok());
+    ForEachSetsAcross(comm, index, config, [&](const match::Owners& owners, const graph::Graph& g, const PathSets& sets) {
       std::vector<int> positions;
       int total = 0;
       auto kept = UnionAcross(comm, sets, &g, LastExits(g), {}, &positions, &total);
@@ -207,7 +194,6 @@ void ExpectSameKept(const std::string& name, const std::string& text, const std:
           got[window] = text + "of " + std::to_string(total);
         }
       }
-      sets.Carry(g, &carried);
       ++window;
     });
   });

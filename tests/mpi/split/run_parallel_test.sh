@@ -227,7 +227,17 @@ TRACE
 rp-cat --split 2 waits.ndjson -o waits-split.ndjson || fail "rp-cat --split of the waits trace"
 rp-phases run.ndjson.zst -o run-phased.ndjson 2>/dev/null
 rp-cat --split 3 run-phased.ndjson -o phased-split.ndjson || fail "rp-cat --split of a phased trace"
+cat >dup.ndjson <<'TRACE'
+{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2,"clock":"local","order":"time"}
+{"type":"comm","id":0,"size":2,"ranks":[0,1],"kind":"world"}
+{"type":"mpi","rank":1,"seq":0,"fn":"MPI_Recv","t0":5,"t1":6,"comm":0,"peer":0,"tag":1,"bytes":8}
+{"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":10,"t1":12,"comm":0,"peer":1,"tag":1,"bytes":8}
+{"type":"mpi","rank":0,"seq":0,"fn":"MPI_Send","t0":13,"t1":14,"comm":0,"peer":1,"tag":1,"bytes":8}
+{"type":"mpi","rank":1,"seq":1,"fn":"MPI_Recv","t0":20,"t1":21,"comm":0,"peer":0,"tag":1,"bytes":8}
+TRACE
+rp-cat --split 2 dup.ndjson -o dup-split.ndjson || fail "rp-cat --split of the trace with a seq twice"
 for case in "waits-split.ndjson:comes before rank 1's at 250 ns, the last of the window before" \
+  "dup-split.ndjson:rank 0 has seq 0 twice" \
   "phased-split.ndjson:run it before rp-phases" \
   "broken/halo-split.ndjson.zst:halo-split.part12.ndjson.zst: 999 records, its index says"; do
   timeout 120 "${parallel[@]}" -np 2 rp-clocksync-mpi "${case%%:*}" -o refused.ndjson >out 2>&1
@@ -237,6 +247,20 @@ for case in "waits-split.ndjson:comes before rank 1's at 250 ns, the last of the
   grep -qF "${case#*:}" out || { cat out; fail "rp-clocksync-mpi on ${case%%:*}: not told"; }
   [ ! -e refused.ndjson ] || fail "rp-clocksync-mpi on ${case%%:*}: an index was left"
 done
+
+# No mpi records: exit 1 (told once), the stream written as rp-clocksync writes it.
+cat >samples.ndjson <<'TRACE'
+{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2,"clock":"local","order":"time"}
+{"type":"comm","id":0,"size":2,"ranks":[0,1],"kind":"world"}
+{"type":"sample","rank":0,"t":200,"stack":[],"weight":100}
+{"type":"sample","rank":1,"t":300,"stack":[],"weight":100}
+TRACE
+rp-cat --split 2 samples.ndjson -o samples-split.ndjson || fail "rp-cat --split of samples alone"
+timeout 60 "${parallel[@]}" -np 2 rp-clocksync-mpi samples-split.ndjson -o samples-out.ndjson >out 2>&1
+status=$?
+[ $status = 1 ] || { cat out; fail "rp-clocksync-mpi without mpi records: exit $status, not 1"; }
+[ "$(grep -c 'no mpi records' out)" = 1 ] || { cat out; fail "rp-clocksync-mpi without mpi records: not told once"; }
+same_sync <(rp-clocksync samples.ndjson 2>/dev/null) <(rp-cat samples-out.ndjson) "without mpi records"
 
 # A trace that is not split.
 rp-cat halo.ndjson.zst -o merged.ndjson.zst
