@@ -6,7 +6,9 @@ namespace rp::profile {
 
 Attribution::Attribution(const window::Dictionary& dict, ShareOrder order)
     : frames_(dict.sites), tree_(frames_),
-      ranks_limit_(dict.ranks > 0 ? dict.ranks : 0), order_(order) {}
+      ranks_limit_(dict.ranks > 0 ? dict.ranks : 0), order_(order) {
+  tree_.NumberFunctions(dict.sites);
+}
 
 int32_t Attribution::SiteNode(int32_t site) {
   if (site < 0 || site >= window::kDenseSites) return tree_.InternSite(site);

@@ -10,6 +10,10 @@ ContextTree::ContextTree(const Frames& frames) : frames_(frames) {
   lines_.push_back({0, "", 0});
 }
 
+void ContextTree::NumberFunctions(const std::vector<trace::SiteRecord>& sites) {
+  for (const trace::SiteRecord& s : sites) FunctionId(s.has_fn() && !s.fn.empty() ? s.fn : "?");
+}
+
 int32_t ContextTree::FunctionId(const std::string& name) {
   auto [it, inserted] = function_ids_.emplace(name, static_cast<int32_t>(functions_.size()));
   if (inserted) functions_.push_back(name);

@@ -42,6 +42,11 @@ class ContextTree {
   };
 
   explicit ContextTree(const Frames& frames);
+  // Numbers the functions `sites` name in their order, before any stack
+  // is interned: function ids then follow the trace's site records, not
+  // the order samples come in (alike in every process of a parallel
+  // stage, whichever ranks it reads).
+  void NumberFunctions(const std::vector<trace::SiteRecord>& sites);
 
   // The leaf of the path `stack` (site ids, innermost first) interns.
   // Sites no site record defines are left out and counted.
