@@ -174,6 +174,7 @@ class ParallelClocksync {
     RP_RETURN_IF_ERROR(sync_->CheckSpan(w));
     internal::Tally& tally = sync_->tally();
     tally.Add(matching);
+    examples_.Add(w.index, matching);
     clock::Constraints& constraints = sync_->constraints();
     const int64_t min_latency = sync_->repair_options().min_latency;
     constraints.Build(w, matching);
@@ -229,13 +230,18 @@ class ParallelClocksync {
   Status Finish() {
     dist::Packer mine;
     sync_->tally().Pack(&mine);
+    examples_.Pack(&mine);
     RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm_.Allgather(mine.bytes()));
     internal::Tally run;
     run.ranks.resize(sync_->tally().ranks.size());
+    match::ExampleList examples(kExamples);
     for (int p = 0; p < comm_.size(); ++p) {
       dist::Unpacker in(all[p]);
       RP_RETURN_IF_ERROR(run.AddPacked(&in));
+      RP_RETURN_IF_ERROR(examples.AddPacked(&in));
     }
+    // The run's first examples, in the order one process meets them.
+    run.examples = examples.Texts();
     sync_->tally() = std::move(run);
     const int writer = last_.process >= 0 ? static_cast<int>(last_.process) : 0;
     if (comm_.rank() == writer) {
@@ -268,6 +274,8 @@ class ParallelClocksync {
   std::unique_ptr<internal::Synchronizer> sync_;
   Place last_;  // the last record of the windows so far
   bool count_ = false;  // violations counted (alike on every process)
+  static constexpr size_t kExamples = 5;  // as Tally keeps
+  match::ExampleList examples_{kExamples};
   int64_t match_bytes_ = 0;
   clock::RepairStats repair_stats_;
 };

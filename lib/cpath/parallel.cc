@@ -112,6 +112,7 @@ class ParallelCpath {
     const std::vector<graph::RankEnd> ends_before = path_->ends();
     RP_RETURN_IF_ERROR(path_->Add(g, ghosts, &decided));
     problems_.Count(g.problems(), matching);
+    examples_.Add(w.index, matching);
     const int64_t run_start = path_->run_start();
     RP_RETURN_IF_ERROR(code_->AddWindow(w, run_start, config_.zeroing));
     if (config_.zeroing && path_->window_had_calls()) {
@@ -270,6 +271,7 @@ class ParallelCpath {
                         problems_.unresolved_receives}) {
         out.Put(v);
       }
+      examples_.Pack(&out);
     }
     std::vector<std::string> bytes(comm_.size());
     bytes[to] = std::move(out.bytes());
@@ -286,6 +288,7 @@ class ParallelCpath {
     NamedCode named;
     Problems problems;
     problems.incomplete_ranks = problems_.incomplete_ranks;
+    match::ExampleList examples(kExamples);
     for (int p = 0; p < comm_.size(); ++p) {
       dist::Unpacker from(in[p]);
       for (uint64_t n = from.Get<uint64_t>(); n > 0 && !from.bad(); --n) segments.push_back(from.Get<Segment>());
@@ -308,9 +311,11 @@ class ParallelCpath {
                            &problems.unmatched_sends, &problems.unmatched_receives, &problems.unresolved_receives}) {
           *v += from.Get<int64_t>();
         }
+        RP_RETURN_IF_ERROR(examples.AddPacked(&from));
       }
       if (from.bad() || !from.done()) return InputError("process " + std::to_string(p) + " sent damaged sums");
     }
+    if (end != nullptr) problems.examples = examples.Texts();  // the run's first, as one process meets them
     // Along the path every step starts where the one before ended: by time
     // they are in the path's order.
     std::sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) { return a.t0 < b.t0; });
@@ -383,6 +388,8 @@ class ParallelCpath {
   std::unique_ptr<graph::DistributedPath> path_;
   std::unique_ptr<CodeProfile> code_;
   Problems problems_;
+  static constexpr size_t kExamples = 3;  // as Problems keeps
+  match::ExampleList examples_{kExamples};
   Scope run_;
   std::map<int64_t, Scope> phases_;
   std::map<int64_t, std::pair<int64_t, int64_t>> phase_times_;

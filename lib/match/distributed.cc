@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "lib/match/matcher.h"
@@ -250,6 +251,45 @@ Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const win
     for (const Outbox::WireCall& c : r.calls) matcher.AddRemoteCall(c.comm, c.k, event(c.entry), event(c.exit));
   }
   return matcher.Finish();
+}
+
+void ExampleList::Add(int64_t window, const Matching& m) {
+  // A process meets its windows in order: its first `most` are all it
+  // can contribute to the run's first `most`.
+  for (size_t i = 0; i < m.examples.size() && entries_.size() < most_; ++i) {
+    entries_.push_back({window, i < m.example_order.size() ? m.example_order[i] : std::array<int64_t, 5>{}, m.examples[i]});
+  }
+}
+
+void ExampleList::Pack(dist::Packer* out) const {
+  out->Put<uint64_t>(entries_.size());
+  for (const Entry& e : entries_) {
+    out->Put(e.window);
+    out->Put(e.order);
+    out->PutString(e.text);
+  }
+}
+
+Status ExampleList::AddPacked(dist::Unpacker* in) {
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    Entry e;
+    e.window = in->Get<int64_t>();
+    e.order = in->Get<std::array<int64_t, 5>>();
+    e.text = in->GetString();
+    entries_.push_back(std::move(e));
+  }
+  return in->bad() ? InputError("damaged examples") : OkStatus();
+}
+
+std::vector<std::string> ExampleList::Texts() const {
+  std::vector<const Entry*> sorted;
+  for (const Entry& e : entries_) sorted.push_back(&e);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) {
+    return std::tie(a->window, a->order) < std::tie(b->window, b->order);
+  });
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < sorted.size() && i < most_; ++i) texts.push_back(sorted[i]->text);
+  return texts;
 }
 
 }  // namespace rp::match

@@ -29,7 +29,9 @@
 #ifndef RP_LIB_MATCH_DISTRIBUTED_H_
 #define RP_LIB_MATCH_DISTRIBUTED_H_
 
+#include <array>
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -86,6 +88,30 @@ struct Ghosts {
 // `bytes_sent`, if given, grows by what this process sent.
 Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const window::Dictionary& dict,
                                window::Window* window, Ghosts* ghosts, int64_t* bytes_sent = nullptr);
+
+// The first few examples of unmatched operations over a run whose windows
+// several processes matched in parts: kept with their window and their
+// place in it, so that merged they come in the order one process's
+// matching meets them (window by window, in key order).
+class ExampleList {
+ public:
+  explicit ExampleList(size_t most) : most_(most) {}
+  void Add(int64_t window, const Matching& m);
+  // Another process's list into this one (Pack, then AddPacked).
+  void Pack(dist::Packer* out) const;
+  Status AddPacked(dist::Unpacker* in);
+  // The first `most` texts.
+  std::vector<std::string> Texts() const;
+
+ private:
+  struct Entry {
+    int64_t window;
+    std::array<int64_t, 5> order;
+    std::string text;
+  };
+  size_t most_;
+  std::vector<Entry> entries_;  // this process's first, then what others sent
+};
 
 }  // namespace rp::match
 

@@ -18,6 +18,7 @@
 #ifndef RP_LIB_MATCH_MATCH_H_
 #define RP_LIB_MATCH_MATCH_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,6 +60,10 @@ struct Matching {
   // known: the world, and comms a comm record lists.
   int64_t incomplete_collectives = 0;
   std::vector<std::string> examples;   // the first few, for messages
+  // Each example's place in the window's order of examples: (a receive
+  // without send, comm, source, destination, tag), for merging the
+  // examples of processes that each matched part of a window.
+  std::vector<std::array<int64_t, 5>> example_order;
 };
 
 Matching Match(const window::Window& window, const window::Dictionary& dict);

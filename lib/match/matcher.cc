@@ -114,8 +114,10 @@ std::vector<Matcher::Call> Matcher::Calls() const {
   return out;
 }
 
-void Matcher::Example(const std::string& text) {
-  if (out_.examples.size() < kExamples) out_.examples.push_back(text);
+void Matcher::Example(const std::string& text, const std::array<int64_t, 5>& order) {
+  if (out_.examples.size() >= kExamples) return;
+  out_.examples.push_back(text);
+  out_.example_order.push_back(order);
 }
 
 int64_t Matcher::AddSend(uint32_t e, int64_t comm, int64_t src, int64_t dst, int64_t tag, int64_t bytes, bool blocking) {
@@ -315,12 +317,14 @@ void Matcher::PairMessages() {
     const std::string pair = "comm " + field(std::get<0>(key)) + ", " + field(std::get<1>(key)) + " -> " +
                              field(std::get<2>(key)) + ", tag " + field(std::get<3>(key));
     const uint32_t s_count = count(send_at, k), r_count = count(receive_at, k);
+    const std::array<int64_t, 5> order{s_count == 0, std::get<0>(key), std::get<1>(key), std::get<2>(key),
+                                       std::get<3>(key)};
     if (s_count > r_count) {
       for (uint32_t i = r_count; i < s_count && out_.examples.size() < kExamples; ++i) {
-        Example("send without receive: " + pair);
+        Example("send without receive: " + pair, order);
       }
     } else {
-      Example("receive without send: " + pair);
+      Example("receive without send: " + pair, order);
     }
   }
   SortBySend(&out_.messages);

@@ -75,7 +75,7 @@ class Matcher {
   std::vector<Call> Calls() const;
 
  private:
-  void Example(const std::string& text);
+  void Example(const std::string& text, const std::array<int64_t, 5>& order);
   int64_t AddSend(uint32_t e, int64_t comm, int64_t src, int64_t dst, int64_t tag, int64_t bytes, bool blocking);
   int64_t AddReceive(uint32_t e, int64_t comm, int64_t src, int64_t dst, int64_t tag, bool blocking);
   bool Counts(int64_t rank) const { return !counts_rank_ || counts_rank_(rank); }

@@ -248,6 +248,27 @@ for case in "waits-split.ndjson:comes before rank 1's at 250 ns, the last of the
   [ ! -e refused.ndjson ] || fail "rp-clocksync-mpi on ${case%%:*}: an index was left"
 done
 
+# Unmatched sends whose destinations two processes read: the warnings
+# name the example one process names first (key order), not process 0's.
+cat >unmatched.ndjson <<'TRACE'
+{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":4,"clock":"global","order":"time"}
+{"type":"comm","id":0,"size":4,"ranks":[0,1,2,3],"kind":"world"}
+{"type":"mpi","rank":3,"seq":0,"fn":"MPI_Send","t0":10,"t1":12,"comm":0,"peer":0,"tag":5,"bytes":8}
+{"type":"mpi","rank":0,"seq":0,"fn":"MPI_Barrier","t0":20,"t1":30,"comm":0}
+{"type":"mpi","rank":1,"seq":0,"fn":"MPI_Barrier","t0":20,"t1":30,"comm":0}
+{"type":"mpi","rank":2,"seq":0,"fn":"MPI_Barrier","t0":20,"t1":30,"comm":0}
+{"type":"mpi","rank":3,"seq":1,"fn":"MPI_Barrier","t0":20,"t1":30,"comm":0}
+{"type":"mpi","rank":1,"seq":1,"fn":"MPI_Send","t0":40,"t1":42,"comm":0,"peer":2,"tag":7,"bytes":8}
+TRACE
+rp-cat --split 2 unmatched.ndjson -o unmatched-split.ndjson || fail "rp-cat --split of the unmatched trace"
+for stage in rp-clocksync rp-cpath; do
+  $stage unmatched-split.ndjson -o /dev/null 2>one.err
+  timeout 60 "${parallel[@]}" -np 2 $stage-mpi unmatched-split.ndjson -o unmatched-$stage.ndjson 2>many.err ||
+    fail "$stage-mpi on the unmatched trace"
+  grep -q "1 -> 2, tag 7" one.err || { cat one.err; fail "$stage: the example is not the first by key"; }
+  same_sync one.err <(sed "s/^$stage-mpi:/$stage:/" many.err) "$stage-mpi's warnings"
+done
+
 # No mpi records: exit 1 (told once), the stream written as rp-clocksync writes it.
 cat >samples.ndjson <<'TRACE'
 {"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2,"clock":"local","order":"time"}
