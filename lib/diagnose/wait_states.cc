@@ -135,26 +135,28 @@ bool OnlyStarts(const window::Event& ev) {
   }
 }
 
-DelayCost Delay(const graph::Graph& g, const profile::Attribution& attribution, uint32_t waiter, uint32_t delayer,
-                int64_t wait) {
+std::vector<std::pair<int32_t, int64_t>> SideComputation(const graph::Graph& g,
+                                                         const profile::Attribution& attribution, uint32_t e) {
   const profile::ContextTree& tree = attribution.tree();
   const window::Window& w = g.window();
+  std::vector<std::pair<int32_t, int64_t>> side;
+  for (;;) {
+    const profile::Attribution::Computation c = attribution.Before(e);
+    for (const profile::Share* s = c.begin; s != c.end; ++s) {
+      side.emplace_back(tree.node(tree.node(s->node).owner).function, s->ns);
+    }
+    const uint32_t before = g.previous(graph::Entry(e));
+    if (before == graph::kNoNode || !OnlyStarts(w.events[graph::EventOf(before)])) return side;
+    e = graph::EventOf(before);
+  }
+}
+
+DelayCost DelayFrom(const std::vector<std::pair<int32_t, int64_t>>& delayer,
+                    const std::vector<std::pair<int32_t, int64_t>>& waiter, int64_t wait) {
   // Computation by function over each side's interval, the delayer's minus
   // the waiter's.
-  std::vector<std::pair<int32_t, int64_t>> diff;
-  auto add = [&](uint32_t e, int64_t sign) {
-    for (;;) {
-      const profile::Attribution::Computation c = attribution.Before(e);
-      for (const profile::Share* s = c.begin; s != c.end; ++s) {
-        diff.emplace_back(tree.node(tree.node(s->node).owner).function, sign * s->ns);
-      }
-      const uint32_t before = g.previous(graph::Entry(e));
-      if (before == graph::kNoNode || !OnlyStarts(w.events[graph::EventOf(before)])) return;
-      e = graph::EventOf(before);
-    }
-  };
-  add(delayer, 1);
-  add(waiter, -1);
+  std::vector<std::pair<int32_t, int64_t>> diff = delayer;
+  for (const auto& [function, ns] : waiter) diff.emplace_back(function, -ns);
   std::sort(diff.begin(), diff.end());
   DelayCost cost;
   int64_t delay = 0;
@@ -177,6 +179,11 @@ DelayCost Delay(const graph::Graph& g, const profile::Attribution& attribution, 
     cost.propagated = wait - delay;
   }
   return cost;
+}
+
+DelayCost Delay(const graph::Graph& g, const profile::Attribution& attribution, uint32_t waiter, uint32_t delayer,
+                int64_t wait) {
+  return DelayFrom(SideComputation(g, attribution, delayer), SideComputation(g, attribution, waiter), wait);
 }
 
 void WaitSum::Add(int32_t waiter_rank, int32_t delayer_rank, int64_t wait, const DelayCost& cost) {

@@ -74,6 +74,15 @@ struct DelayCost {
 // `attribution` holds the window of `g`, where both events are.
 DelayCost Delay(const graph::Graph& g, const profile::Attribution& attribution, uint32_t waiter, uint32_t delayer,
                 int64_t wait);
+// Delay's steps, for a delayer another process holds: one side's
+// computation by function (the context tree's function ids, which follow
+// the site records alike on every process) over its interval, reaching
+// back over the calls that only start something; and the cost from both
+// sides.
+std::vector<std::pair<int32_t, int64_t>> SideComputation(const graph::Graph& g,
+                                                         const profile::Attribution& attribution, uint32_t event);
+DelayCost DelayFrom(const std::vector<std::pair<int32_t, int64_t>>& delayer,
+                    const std::vector<std::pair<int32_t, int64_t>>& waiter, int64_t wait);
 
 // Wait states of one pattern at one call site, summed.
 struct WaitKey {

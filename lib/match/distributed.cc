@@ -93,6 +93,14 @@ std::vector<int> MemberProcesses(const Owners& owners, const window::Dictionary&
 
 }  // namespace
 
+uint32_t LocalEvent(const window::Window& w, int64_t rank, int64_t seq) {
+  if (rank < 0 || static_cast<size_t>(rank) >= w.by_rank.size()) return kNoEvent;
+  const std::vector<uint32_t>& events = w.by_rank[rank];  // in seq order
+  auto at = std::lower_bound(events.begin(), events.end(), seq,
+                             [&](uint32_t e, int64_t s) { return w.events[e].seq < s; });
+  return at != events.end() && w.events[*at].seq == seq ? *at : kNoEvent;
+}
+
 int Owners::Of(int64_t rank) const {
   for (size_t p = 0; p < groups.size(); ++p) {
     if (rank >= groups[p].first && rank <= groups[p].second) return static_cast<int>(p);

@@ -81,6 +81,10 @@ struct Ghosts {
   }
 };
 
+// This process's event of `rank` with `seq` (kNoEvent if it holds none):
+// how a process finds the event another names.
+uint32_t LocalEvent(const window::Window& w, int64_t rank, int64_t seq);
+
 // Matches `*window` (this process's ranks' records) with the other
 // processes', adding the partners' events as ghosts. Every process calls
 // it for every window, in the same turn. A seq repeated on a rank is an

@@ -105,15 +105,6 @@ struct End {
 };
 static_assert(std::is_trivially_copyable_v<Hop> && std::is_trivially_copyable_v<End>);
 
-// This process's event of `rank` with `seq` (its events are in seq order).
-uint32_t LocalEvent(const window::Window& w, int64_t rank, int64_t seq) {
-  if (rank < 0 || static_cast<size_t>(rank) >= w.by_rank.size()) return UINT32_MAX;
-  const std::vector<uint32_t>& events = w.by_rank[rank];
-  auto at = std::lower_bound(events.begin(), events.end(), seq,
-                             [&](uint32_t e, int64_t s) { return w.events[e].seq < s; });
-  return at != events.end() && w.events[*at].seq == seq ? *at : UINT32_MAX;
-}
-
 }  // namespace
 
 Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets& sets, const graph::Graph& g,
@@ -135,8 +126,8 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
       const size_t j = static_cast<size_t>(walk.path);
       Candidate from{kept[j].cost, kept[j].node, kept[j].slot};
       if (walk.rank >= 0) {
-        const uint32_t e = LocalEvent(g.window(), walk.rank, walk.seq);
-        if (e == UINT32_MAX) {
+        const uint32_t e = match::LocalEvent(g.window(), walk.rank, walk.seq);
+        if (e == match::kNoEvent) {
           return InputError("a walk went on at rank " + std::to_string(walk.rank) + " seq " +
                             std::to_string(walk.seq) + ", which this process does not hold");
         }

@@ -1,0 +1,40 @@
+// rp-diagnose's figures over the processes of a distributed analysis
+// (docs/scale-out.md): what one process cannot measure alone.
+//
+// A wait state's delay cost compares the delayer's computation before the
+// call it was late to with the waiter's (wait_states.h). Where the
+// delayer is a ghost (another process reads its rank), that process
+// computes the delayer's side (SideComputation, by function id, which
+// every process numbers alike) and sends it back.
+//
+//   std::vector<Side> sides;
+//   RP_RETURN_IF_ERROR(RemoteSides(comm, owners, g, attribution, ghost_delayers, &sides));
+//   DelayCost cost = DelayFrom(sides[i], SideComputation(g, attribution, waiter), wait);
+#ifndef RP_LIB_DIAGNOSE_DISTRIBUTED_H_
+#define RP_LIB_DIAGNOSE_DISTRIBUTED_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "lib/base/status.h"
+#include "lib/diagnose/wait_states.h"
+#include "lib/dist/comm.h"
+#include "lib/graph/graph.h"
+#include "lib/match/distributed.h"
+#include "lib/profile/attribution.h"
+
+namespace rp::diagnose {
+
+using Side = std::vector<std::pair<int32_t, int64_t>>;  // (function id, ns)
+
+// (*sides)[i]: the side of `delayers[i]` (ghosts of `g`'s window), from
+// the process that reads its rank. Every process calls it, in the same
+// turn (two Alltoallv).
+Status RemoteSides(dist::Comm& comm, const match::Owners& owners, const graph::Graph& g,
+                   const profile::Attribution& attribution, const std::vector<uint32_t>& delayers,
+                   std::vector<Side>* sides);
+
+}  // namespace rp::diagnose
+
+#endif  // RP_LIB_DIAGNOSE_DISTRIBUTED_H_

@@ -1,0 +1,190 @@
+// RemoteSides over threads as processes: on a generated run with samples,
+// late senders and barrier waits, split between 1-4 processes, every wait
+// state of every process's ranks gets the pattern, delayer and delay cost
+// (functions and propagated part) the one-process Delay gives it, the
+// delayer's side asked of its holder where another process reads it.
+#include "lib/diagnose/distributed.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lib/dist/local_comm.h"
+#include "lib/graph/imbalance.h"
+#include "lib/graph/window_graphs.h"
+#include "lib/match/testing.h"
+#include "lib/trace/testing.h"
+#include "lib/window/testing.h"
+
+namespace rp::diagnose {
+namespace {
+
+// `ranks` (even) ranks, `iterations` iterations: each rank computes
+// (sampled in work_a on odd ranks, work_b on even ones; rank it % ranks
+// three times longer), even ranks send to the odd rank after them, odd
+// ranks receive (a late sender when the sender computed longer), then
+// all meet at a barrier.
+std::string LateSenders(int ranks, int iterations) {
+  std::string text = window::TestHeader(ranks);
+  text += R"({"type":"site","id":1,"fn":"main","file":"a.c","line":5})" "\n"
+          R"({"type":"site","id":2,"fn":"work_a","file":"a.c","line":9})" "\n"
+          R"({"type":"site","id":3,"fn":"work_b","file":"a.c","line":12})" "\n"
+          R"({"type":"site","id":4,"fn":"main","file":"a.c","line":20})" "\n"
+          R"({"type":"site","id":5,"fn":"main","file":"a.c","line":21})" "\n"
+          R"({"type":"site","id":6,"fn":"main","file":"a.c","line":22})" "\n";
+  struct Line {
+    int64_t t;
+    int rank;
+    std::string text;
+  };
+  std::vector<Line> lines;
+  std::vector<int> seq(ranks, 0);
+  std::vector<int64_t> free(ranks, 0);  // each rank's last call's exit
+  auto call = [&](int r, const std::string& fn, int64_t t0, int64_t t1, const std::string& extra) {
+    lines.push_back({t0, r, window::TestMpi(r, seq[r]++, fn, t0, t1, extra)});
+    free[r] = t1;
+  };
+  for (int r = 0; r < ranks; ++r) call(r, "MPI_Init", 0, 10, "");
+  for (int it = 0; it < iterations; ++it) {
+    std::vector<int64_t> done(ranks);
+    for (int r = 0; r < ranks; ++r) {
+      const int64_t compute = 100 + 10 * r + (r == it % ranks ? 300 : 0);
+      const int64_t t = free[r] + compute / 2;
+      lines.push_back({t, r, R"({"type":"sample","rank":)" + std::to_string(r) + R"(,"t":)" + std::to_string(t) +
+                                 R"(,"stack":[)" + (r % 2 ? "2" : "3") + R"(,1],"weight":)" +
+                                 std::to_string(compute) + "}\n"});
+      done[r] = free[r] + compute;
+    }
+    for (int r = 0; r + 1 < ranks; r += 2) {
+      const std::string tag = R"(,"tag":)" + std::to_string(it) + R"(,"bytes":8)";
+      call(r, "MPI_Send", done[r], done[r] + 5, R"(,"peer":)" + std::to_string(r + 1) + tag + R"(,"site":4)");
+      call(r + 1, "MPI_Recv", done[r + 1], std::max(done[r + 1], done[r]) + 10,
+           R"(,"peer":)" + std::to_string(r) + tag + R"(,"site":5)");
+    }
+    int64_t last = 0;
+    for (int r = 0; r < ranks; ++r) last = std::max(last, free[r] + 5);
+    for (int r = 0; r < ranks; ++r) call(r, "MPI_Barrier", free[r] + 5, last + 5, R"(,"site":6)");
+  }
+  for (int r = 0; r < ranks; ++r) call(r, "MPI_Finalize", free[r] + 5, free[r] + 10, "");
+  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+    return std::pair(a.t, a.rank) < std::pair(b.t, b.rank);
+  });
+  for (const Line& l : lines) text += l.text;
+  return text;
+}
+
+std::string Name(const window::Event& e) { return std::to_string(e.rank) + "." + std::to_string(e.seq); }
+
+std::string Describe(const profile::Attribution& attribution, const window::Event& delayer, Pattern p,
+                     const DelayCost& cost) {
+  std::string out = std::string(PatternName(p)) + " by " + Name(delayer) + ":";
+  for (const auto& [function, ns] : cost.functions) {
+    out += " " + attribution.tree().functions()[function] + "=" + std::to_string(ns);
+  }
+  return out + " +" + std::to_string(cost.propagated);
+}
+
+// Every waiting call of the ranks `local` says, by name, with its cost.
+using Costs = std::map<std::string, std::string>;
+
+TEST(RemoteSides, DelayCostsAreTheOneProcessCosts) {
+  const std::string text = LateSenders(6, 6);
+  const window::TestWindows whole = window::ReadWindows(text);
+  Costs expected;
+  {
+    profile::Attribution attribution(whole.dict);
+    int64_t run_start = 0;
+    bool started = false;
+    for (const window::Window& w : whole.windows) {
+      graph::WindowGraph wg;
+      wg.window = w;
+      wg.Build(whole.dict);
+      if (!started && wg.graph.events() > 0) started = true, run_start = wg.graph.application_start();
+      attribution.ForgetBefore(INT64_MAX);
+      ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
+      WaitStates states;
+      states.Find(wg);
+      for (uint32_t e = 0; e < wg.window.events.size(); ++e) {
+        if (states.pattern[e] == Pattern::kNone) continue;
+        const uint32_t d = states.delayer[e];
+        const int64_t wait = wg.times[e].wait_before;
+        expected[Name(wg.window.events[e])] =
+            Describe(attribution, wg.window.events[d], states.pattern[e], Delay(wg.graph, attribution, e, d, wait));
+      }
+    }
+  }
+  ASSERT_GT(expected.size(), 20u);
+  for (const std::vector<std::pair<int, int>>& groups :
+       {std::vector<std::pair<int, int>>{{0, 2}, {3, 5}}, {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}}) {
+    const std::string index = trace::WriteSplit("delays", text, groups);
+    for (int processes : {1, 2, 3, 4}) {
+      std::mutex mu;
+      Costs got;
+      int64_t remote = 0;
+      dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
+        std::unique_ptr<profile::Attribution> attribution;
+        int64_t run_start = 0;
+        bool started = false;
+        Costs mine;
+        int64_t asked = 0;
+        match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
+                                                    const match::Matching& m, const match::Ghosts&) {
+          if (!attribution) attribution = std::make_unique<profile::Attribution>(whole.dict);
+          graph::WindowGraph wg;
+          std::swap(wg.window, w);
+          wg.matching = m;
+          wg.graph = graph::Graph(wg.window, wg.matching, true);
+          wg.times = graph::SplitCalls(wg.graph, wg.matching);
+          if (!started) {
+            std::vector<std::string> all = *comm.Allgather(
+                std::to_string(wg.window.events.empty() ? INT64_MAX : wg.graph.application_start()));
+            int64_t least = INT64_MAX;
+            for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
+            if (least != INT64_MAX) started = true, run_start = least;
+          }
+          attribution->ForgetBefore(INT64_MAX);
+          ASSERT_TRUE(attribution->AddWindow(wg.window, run_start).ok());
+          WaitStates states;
+          states.Find(wg);
+          std::vector<uint32_t> waiting, ghosts;
+          for (uint32_t e = 0; e < wg.window.events.size(); ++e) {
+            const window::Event& ev = wg.window.events[e];
+            if (ev.ghost() || owners.Of(ev.rank) != comm.rank() || states.pattern[e] == Pattern::kNone) continue;
+            waiting.push_back(e);
+            if (wg.window.events[states.delayer[e]].ghost()) ghosts.push_back(states.delayer[e]);
+          }
+          std::vector<Side> sides;
+          ASSERT_TRUE(RemoteSides(comm, owners, wg.graph, *attribution, ghosts, &sides).ok());
+          size_t next_remote = 0;
+          for (uint32_t e : waiting) {
+            const uint32_t d = states.delayer[e];
+            const int64_t wait = wg.times[e].wait_before;
+            const Side delayer = wg.window.events[d].ghost() ? sides[next_remote++]
+                                                              : SideComputation(wg.graph, *attribution, d);
+            mine[Name(wg.window.events[e])] =
+                Describe(*attribution, wg.window.events[d], states.pattern[e],
+                         DelayFrom(delayer, SideComputation(wg.graph, *attribution, e), wait));
+          }
+          asked += static_cast<int64_t>(ghosts.size());
+          std::swap(wg.window, w);
+        });
+        std::lock_guard lock(mu);
+        got.insert(mine.begin(), mine.end());
+        remote += asked;
+      });
+      EXPECT_EQ(got, expected) << processes << " processes, " << groups.size() << " parts";
+      if (processes > 1) {
+        EXPECT_GT(remote, 0) << "no delayer on another process: the test tests nothing";
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rp::diagnose
