@@ -1,6 +1,9 @@
 #include "lib/diagnose/distributed.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace rp::diagnose {
 
@@ -61,5 +64,46 @@ Status RemoteSides(dist::Comm& comm, const match::Owners& owners, const graph::G
   }
   return OkStatus();
 }
+
+namespace {
+
+struct Wide {
+  __int128 value;
+  void Add(const Wide& o) { value += o.value; }
+};
+struct Most {
+  int64_t value;
+  void Add(const Most& o) { value = std::max(value, o.value); }
+};
+static_assert(std::is_trivially_copyable_v<Wide> && std::is_trivially_copyable_v<Most>);
+
+template <typename Slot, typename T>
+Status Reduce(dist::Comm& comm, std::vector<T>* values) {
+  std::string slots(values->size() * sizeof(Slot), '\0');
+  for (size_t i = 0; i < values->size(); ++i) {
+    const Slot s{(*values)[i]};
+    std::memcpy(slots.data() + i * sizeof s, &s, sizeof s);
+  }
+  RP_RETURN_IF_ERROR(comm.Allreduce(&slots, sizeof(Slot), &dist::FoldSlots<Slot>));
+  for (size_t i = 0; i < values->size(); ++i) {
+    Slot s;
+    std::memcpy(&s, slots.data() + i * sizeof s, sizeof s);
+    (*values)[i] = s.value;
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status BalanceAcross::Longest(const graph::Graph& g, const std::vector<graph::RankEnd>& ends, int64_t run_start,
+                              graph::LongestPath* lp, const graph::Zeroing* zero) {
+  if (g_ != &g || ghosts_ == nullptr) return InputError("BalanceAcross: SetWindow was not called for this graph");
+  graph::LengthPass pass(*g_, ends, run_start, lp, zero);
+  return graph::Replay(comm_, *g_, *ghosts_, pass, &stats_);
+}
+
+Status BalanceAcross::Sum(std::vector<__int128>* slots) { return Reduce<Wide>(comm_, slots); }
+
+Status BalanceAcross::Max(std::vector<int64_t>* slots) { return Reduce<Most>(comm_, slots); }
 
 }  // namespace rp::diagnose

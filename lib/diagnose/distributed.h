@@ -19,7 +19,9 @@
 
 #include "lib/base/status.h"
 #include "lib/diagnose/wait_states.h"
+#include "lib/diagnose/what_if.h"
 #include "lib/dist/comm.h"
+#include "lib/graph/distributed.h"
 #include "lib/graph/graph.h"
 #include "lib/match/distributed.h"
 #include "lib/profile/attribution.h"
@@ -34,6 +36,32 @@ using Side = std::vector<std::pair<int32_t, int64_t>>;  // (function id, ns)
 Status RemoteSides(dist::Comm& comm, const match::Owners& owners, const graph::Graph& g,
                    const profile::Attribution& attribution, const std::vector<uint32_t>& delayers,
                    std::vector<Side>* sides);
+
+// The balancing what-ifs (what_if.h) over the processes: longest paths
+// replayed (graph::Replay), a phase's sums and closings reduced.
+//
+//   BalanceAcross across(comm);
+//   BalanceWhatIf what_if(&across);
+//   for (each window) { across.SetWindow(&g, &ghosts); ... as with one process ... }
+class BalanceAcross : public Across {
+ public:
+  explicit BalanceAcross(dist::Comm& comm) : comm_(comm) {}
+  // The window's graph (built distributed; a replay may break a cycle in
+  // it) and ghosts, for the passes until the next.
+  void SetWindow(graph::Graph* g, const match::Ghosts* ghosts) { g_ = g, ghosts_ = ghosts; }
+
+  Status Longest(const graph::Graph& g, const std::vector<graph::RankEnd>& ends, int64_t run_start,
+                 graph::LongestPath* lp, const graph::Zeroing* zero) override;
+  Status Sum(std::vector<__int128>* slots) override;
+  Status Max(std::vector<int64_t>* slots) override;
+  const graph::ReplayStats& stats() const { return stats_; }
+
+ private:
+  dist::Comm& comm_;
+  graph::Graph* g_ = nullptr;
+  const match::Ghosts* ghosts_ = nullptr;
+  graph::ReplayStats stats_;
+};
 
 }  // namespace rp::diagnose
 

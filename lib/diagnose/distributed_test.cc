@@ -19,6 +19,7 @@
 #include "lib/graph/imbalance.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/match/testing.h"
+#include "lib/phases/phases.h"
 #include "lib/trace/testing.h"
 #include "lib/window/testing.h"
 
@@ -183,6 +184,97 @@ TEST(RemoteSides, DelayCostsAreTheOneProcessCosts) {
         EXPECT_GT(remote, 0) << "no delayer on another process: the test tests nothing";
       }
     }
+  }
+}
+
+// BalanceAcross: on the same run tagged by rp-phases, the balancing
+// what-if of work_a (computed on the odd ranks) for each window's phases
+// saves what one process's BalanceWhatIf says, at 1-4 processes.
+TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
+  const trace::StageOutput phased = trace::RunStage(
+      [](trace::InputSet& in, trace::Writer& out) { return phases::Run(phases::Config{}, in, out); },
+      LateSenders(6, 6));
+  ASSERT_TRUE(phased.status.ok()) << phased.status.message();
+  const window::TestWindows whole = window::ReadWindows(phased.text);
+  profile::Attribution named(whole.dict);
+  const int32_t work_a = named.tree().FindFunction("work_a");
+  ASSERT_GE(work_a, 0);
+  const BalanceWhatIf::Share share = [&](int32_t rank, int32_t, int32_t function) {
+    return function == work_a && rank % 2 == 1 ? 1.0 : 0.0;
+  };
+  std::vector<std::vector<int32_t>> phases_of;  // by window
+  std::vector<std::vector<int64_t>> expected;   // by window
+  {
+    profile::Attribution attribution(whole.dict);
+    BalanceWhatIf what_if;
+    int64_t run_start = 0;
+    bool started = false;
+    for (const window::Window& w : whole.windows) {
+      graph::WindowGraph wg;
+      wg.window = w;
+      wg.Build(whole.dict);
+      if (!started && wg.graph.events() > 0) started = true, run_start = wg.graph.application_start();
+      attribution.ForgetBefore(INT64_MAX);
+      ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
+      std::vector<int32_t> phases;
+      for (const window::Event& e : wg.window.events) {
+        if (e.phase != window::kNone) phases.push_back(e.phase);
+      }
+      std::sort(phases.begin(), phases.end());
+      phases.erase(std::unique(phases.begin(), phases.end()), phases.end());
+      ASSERT_TRUE(what_if.Window(wg.graph, run_start).ok());
+      auto saved = what_if.Savings(wg.graph, attribution, share, phases, work_a, run_start);
+      ASSERT_TRUE(saved.ok());
+      what_if.Advance(wg.graph);
+      phases_of.push_back(phases);
+      expected.push_back(*saved);
+    }
+  }
+  int64_t saved_somewhere = 0;
+  for (const auto& window : expected) {
+    for (int64_t s : window) saved_somewhere += s != 0;
+  }
+  ASSERT_GT(saved_somewhere, 2);
+  const std::string index = trace::WriteSplit("balance", phased.text, {{0, 1}, {2, 3}, {4, 5}});
+  for (int processes : {1, 2, 3, 4}) {
+    std::mutex mu;
+    std::vector<std::vector<std::vector<int64_t>>> got(processes);
+    dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
+      profile::Attribution attribution(whole.dict);
+      BalanceAcross across(comm);
+      BalanceWhatIf what_if(&across);
+      int64_t run_start = 0;
+      bool started = false;
+      size_t window = 0;
+      std::vector<std::vector<int64_t>> mine;
+      match::ForEachWindowAcross(comm, index, [&](const match::Owners&, window::Window& w, const match::Matching& m,
+                                                  const match::Ghosts& ghosts) {
+        graph::WindowGraph wg;
+        std::swap(wg.window, w);
+        wg.matching = m;
+        wg.graph = graph::Graph(wg.window, wg.matching, true);
+        if (!started) {
+          std::vector<std::string> all = *comm.Allgather(
+              std::to_string(wg.window.events.empty() ? INT64_MAX : wg.graph.application_start()));
+          int64_t least = INT64_MAX;
+          for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
+          if (least != INT64_MAX) started = true, run_start = least;
+        }
+        attribution.ForgetBefore(INT64_MAX);
+        ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
+        across.SetWindow(&wg.graph, &ghosts);
+        ASSERT_TRUE(what_if.Window(wg.graph, run_start).ok());
+        auto saved = what_if.Savings(wg.graph, attribution, share, phases_of[window], work_a, run_start);
+        ASSERT_TRUE(saved.ok()) << saved.status().message();
+        what_if.Advance(wg.graph);
+        mine.push_back(*saved);
+        ++window;
+        std::swap(wg.window, w);
+      });
+      std::lock_guard lock(mu);
+      got[comm.rank()] = mine;
+    });
+    for (int p = 0; p < processes; ++p) EXPECT_EQ(got[p], expected) << "process " << p << " of " << processes;
   }
 }
 

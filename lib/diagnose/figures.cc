@@ -59,7 +59,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
     if (m.recv_done != match::kNoEvent) moved_[m.recv_done] += m.bytes;
   }
   ++window_index_;
-  balance_.Window(g, run_start_);
+  RP_RETURN_IF_ERROR(balance_.Window(g, run_start_));
   const size_t ranks = std::max<size_t>(w.by_rank.size(), g.ranks());
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
     // The previous call's exit, where the computation before a call starts.
@@ -159,7 +159,7 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
     }
   }
   sets_.Carry(g, &carried_);
-  MeasureBalance(g);
+  RP_RETURN_IF_ERROR(MeasureBalance(g));
   balance_.Advance(g);
   if (phased_) {
     for (int32_t phase : ends_.EndedIn(w)) End(phase, ended);
@@ -234,7 +234,7 @@ double Figures::Share(int32_t rank, int32_t site, int32_t function) const {
   return 0;
 }
 
-void Figures::MeasureBalance(const graph::Graph& g) {
+Status Figures::MeasureBalance(const graph::Graph& g) {
   // The phases whose calls all lie in this window, each rank's last a
   // global synchronization; and the functions worth a what-if in each.
   std::vector<int32_t> phases;
@@ -259,11 +259,13 @@ void Figures::MeasureBalance(const graph::Graph& g) {
     }
   }
   for (const auto& [function, which] : candidates) {
-    const std::vector<int64_t> saved = balance_.Savings(
-        g, attribution_, [this](int32_t rank, int32_t site, int32_t fn) { return Share(rank, site, fn); }, phases,
-        function, run_start_);
+    RP_ASSIGN_OR_RETURN(
+        const std::vector<int64_t> saved,
+        balance_.Savings(g, attribution_, [this](int32_t rank, int32_t site, int32_t fn) { return Share(rank, site, fn); },
+                         phases, function, run_start_));
     for (size_t i : which) open_[phases[i]].what_if[function] = saved[i];
   }
+  return OkStatus();
 }
 
 void Figures::PathStep(const trace::CpSegmentRecord& s) {

@@ -157,7 +157,7 @@ class Figures {
  private:
   PhaseFigures& At(int32_t phase, size_t ranks);
   // The balancing what-ifs of the phases of window `g` that lie whole in it.
-  void MeasureBalance(const graph::Graph& g);
+  Status MeasureBalance(const graph::Graph& g);
   void End(int32_t phase, std::vector<PhaseFigures>* ended);
 
   phases::PhaseEnds ends_;

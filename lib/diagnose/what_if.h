@@ -22,8 +22,8 @@
 //
 //   BalanceWhatIf what_if;
 //   for (each window) {
-//     what_if.Window(g, run_start);
-//     ... savings = what_if.Savings(g, attribution, phases, function, run_start) ...
+//     RP_RETURN_IF_ERROR(what_if.Window(g, run_start));
+//     RP_ASSIGN_OR_RETURN(savings, what_if.Savings(g, attribution, share, phases, function, run_start));
 //     what_if.Advance(g);
 //   }
 #ifndef RP_LIB_DIAGNOSE_WHAT_IF_H_
@@ -33,15 +33,33 @@
 #include <functional>
 #include <vector>
 
+#include "lib/base/status.h"
 #include "lib/graph/path.h"
 #include "lib/profile/attribution.h"
 
 namespace rp::diagnose {
 
+// What the what-if needs of the other processes when the graph is split
+// between them (distributed.h's BalanceAcross); without it, one process.
+class Across {
+ public:
+  virtual ~Across() = default;
+  // `lp` over `g` from `ends` (this process's ranks'), `zero` applied.
+  virtual Status Longest(const graph::Graph& g, const std::vector<graph::RankEnd>& ends, int64_t run_start,
+                         graph::LongestPath* lp, const graph::Zeroing* zero) = 0;
+  // Each slot summed over the processes.
+  virtual Status Sum(std::vector<__int128>* slots) = 0;
+  // Each slot's greatest over the processes.
+  virtual Status Max(std::vector<int64_t>* slots) = 0;
+};
+
 class BalanceWhatIf {
  public:
+  // `across`: the other processes (null: none; it must outlive this).
+  explicit BalanceWhatIf(Across* across = nullptr) : across_(across) {}
+
   // The longest paths through the window as it ran, from the ends before it.
-  void Window(const graph::Graph& g, int64_t run_start);
+  Status Window(const graph::Graph& g, int64_t run_start);
 
   // The share of a computation before a call at `site` on `rank` that is
   // spent in `function`.
@@ -53,17 +71,21 @@ class BalanceWhatIf {
   // (the context tree's function id) on each rank its mean over the
   // phase's ranks. `attribution` holds this window: each computation's
   // length.
-  std::vector<int64_t> Savings(const graph::Graph& g, const profile::Attribution& attribution, const Share& share,
-                               const std::vector<int32_t>& phases, int32_t function, int64_t run_start);
+  Expected<std::vector<int64_t>> Savings(const graph::Graph& g, const profile::Attribution& attribution,
+                                         const Share& share, const std::vector<int32_t>& phases, int32_t function,
+                                         int64_t run_start);
 
   // The ends after the window, for the next.
   void Advance(const graph::Graph& g) { base_.Advance(g, &ends_); }
 
  private:
-  // The length of the longest path to phase p's closing exits (the latest
-  // of its ranks').
-  static int64_t Closing(const graph::Graph& g, const graph::LongestPath& lp, int32_t phase);
+  // The length of the longest path to each phase's closing exits (the
+  // latest of its ranks'), over the processes.
+  Expected<std::vector<int64_t>> Closing(const graph::Graph& g, const graph::LongestPath& lp,
+                                         const std::vector<int32_t>& phases);
+  Status Longest(const graph::Graph& g, int64_t run_start, graph::LongestPath* lp, const graph::Zeroing* zero);
 
+  Across* across_;
   graph::LongestPath base_, changed_;
   std::vector<graph::RankEnd> ends_;
   std::vector<int64_t> cut_;
