@@ -1,6 +1,7 @@
 #include "lib/diagnose/distributed.h"
 
 #include <algorithm>
+#include <map>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -63,6 +64,193 @@ Status RemoteSides(dist::Comm& comm, const match::Owners& owners, const graph::G
     }
   }
   return OkStatus();
+}
+
+namespace {
+
+void PutVector(const std::vector<int64_t>& v, dist::Packer* out) {
+  out->Put<uint64_t>(v.size());
+  for (int64_t x : v) out->Put(x);
+}
+void AddVector(dist::Unpacker* in, std::vector<int64_t>* into) {
+  const uint64_t n = in->Get<uint64_t>();
+  if (in->bad() || n > (uint64_t{1} << 24)) {
+    in->Get<int64_t>();  // an impossible count: the unpacker ends as damaged
+    return;
+  }
+  if (into->size() < n) into->resize(n);
+  for (uint64_t i = 0; i < n; ++i) (*into)[i] += in->Get<int64_t>();
+}
+// A wait key field by field: its struct has padding.
+void PutKey(const WaitKey& k, dist::Packer* out) {
+  out->Put<uint8_t>(static_cast<uint8_t>(k.pattern));
+  out->Put(k.site);
+  out->Put(k.fn);
+}
+WaitKey GetKey(dist::Unpacker* in) {
+  WaitKey k;
+  k.pattern = static_cast<Pattern>(in->Get<uint8_t>());
+  k.site = in->Get<int32_t>();
+  k.fn = in->Get<int32_t>();
+  return k;
+}
+void PutCost(const DelayCost& c, dist::Packer* out) {
+  out->Put<uint64_t>(c.functions.size());
+  for (const auto& [function, ns] : c.functions) {
+    out->Put(function);
+    out->Put(ns);
+  }
+  out->Put(c.propagated);
+}
+DelayCost GetCost(dist::Unpacker* in) {
+  DelayCost c;
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    const int32_t function = in->Get<int32_t>();
+    c.functions.emplace_back(function, in->Get<int64_t>());
+  }
+  c.propagated = in->Get<int64_t>();
+  return c;
+}
+
+}  // namespace
+
+void PackFigures(const PhaseFigures& f, dist::Packer* out) {
+  for (int64_t v : {int64_t{f.phase}, f.cluster, f.t0, f.t1, f.ideal, f.first_window, int64_t{f.balance_measured}}) {
+    out->Put(v);
+  }
+  uint64_t present = 0;
+  for (const RankFigures& r : f.ranks) present += r.present;
+  out->Put<uint64_t>(f.ranks.size());
+  out->Put(present);
+  for (size_t rank = 0; rank < f.ranks.size(); ++rank) {
+    const RankFigures& r = f.ranks[rank];
+    if (!r.present) continue;
+    out->Put<uint64_t>(rank);
+    for (int64_t v : {r.compute, r.mpi, r.wait, r.closing_wait, int64_t{r.closed}, int64_t{r.closing_site},
+                      int64_t{r.closing_fn}, int64_t{r.last_site}}) {
+      out->Put(v);
+    }
+    out->Put<uint64_t>(r.sites.size());
+    for (int32_t site : r.sites) out->Put(site);
+    out->Put<uint8_t>(r.held.has_value());
+    if (r.held) {
+      PutKey(r.held->key, out);
+      out->Put(r.held->delayer);
+      out->Put(r.held->wait);
+      PutCost(r.held->cost, out);
+    }
+  }
+  for (const auto* table : {&f.functions, &f.posix_io}) {
+    out->Put<uint64_t>(table->size());
+    for (const auto& [function, ns] : *table) {
+      out->Put(function);
+      PutVector(ns, out);
+    }
+  }
+  out->Put<uint64_t>(f.waits.size());
+  for (const auto& [key, sum] : f.waits) {
+    PutKey(key, out);
+    for (int64_t v : {sum.ns, sum.count, sum.propagated}) out->Put(v);
+    PutVector(sum.waiting, out);
+    PutVector(sum.delaying, out);
+    out->Put<uint64_t>(sum.causes.size());
+    for (const auto& [function, ns] : sum.causes) {
+      out->Put(function);
+      out->Put(ns);
+    }
+  }
+  out->Put<uint64_t>(f.sites.size());
+  for (const auto& [site, s] : f.sites) {
+    out->Put(site);
+    for (int64_t v : {int64_t{s.fn}, s.calls, s.time, s.work, s.bytes, s.hits}) out->Put(v);
+    PutVector(s.ranks, out);
+  }
+  out->Put<uint64_t>(f.what_if.size());
+  for (const auto& [function, ns] : f.what_if) {
+    out->Put(function);
+    out->Put(ns);
+  }
+}
+
+Status MergePacked(dist::Unpacker* in, PhaseFigures* into) {
+  PhaseFigures& f = *into;
+  const bool first = f.ranks.empty() && f.t0 == INT64_MAX;
+  int64_t v[7];
+  for (int64_t& x : v) x = in->Get<int64_t>();
+  f.phase = static_cast<int32_t>(v[0]);
+  f.cluster = v[1];
+  f.t0 = std::min(f.t0, v[2]);
+  f.t1 = std::max(f.t1, v[3]);
+  f.ideal = std::max(f.ideal, v[4]);
+  f.first_window = f.first_window < 0 ? v[5] : std::min(f.first_window, v[5]);
+  if (first) f.balance_measured = v[6] != 0;
+  const uint64_t size = in->Get<uint64_t>(), present = in->Get<uint64_t>();
+  if (in->bad() || size > (uint64_t{1} << 24) || present > size) return InputError("damaged phase figures");
+  if (f.ranks.size() < size) f.ranks.resize(size);
+  for (uint64_t k = 0; k < present && !in->bad(); ++k) {
+    const uint64_t rank = in->Get<uint64_t>();
+    if (rank >= size) return InputError("damaged phase figures");
+    RankFigures& r = f.ranks[rank];
+    r.present = true;
+    r.compute = in->Get<int64_t>();
+    r.mpi = in->Get<int64_t>();
+    r.wait = in->Get<int64_t>();
+    r.closing_wait = in->Get<int64_t>();
+    r.closed = in->Get<int64_t>() != 0;
+    r.closing_site = static_cast<int32_t>(in->Get<int64_t>());
+    r.closing_fn = static_cast<int32_t>(in->Get<int64_t>());
+    r.last_site = static_cast<int32_t>(in->Get<int64_t>());
+    r.sites.clear();
+    for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) r.sites.push_back(in->Get<int32_t>());
+    r.held.reset();
+    if (in->Get<uint8_t>() != 0) {
+      RankFigures::Held held;
+      held.key = GetKey(in);
+      held.delayer = in->Get<int32_t>();
+      held.wait = in->Get<int64_t>();
+      held.cost = GetCost(in);
+      r.held = std::move(held);
+    }
+  }
+  for (auto* table : {&f.functions, &f.posix_io}) {
+    for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+      const int32_t function = in->Get<int32_t>();
+      AddVector(in, &(*table)[function]);
+    }
+  }
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    const WaitKey key = GetKey(in);
+    WaitSum sum;
+    sum.ns = in->Get<int64_t>();
+    sum.count = in->Get<int64_t>();
+    sum.propagated = in->Get<int64_t>();
+    AddVector(in, &sum.waiting);
+    AddVector(in, &sum.delaying);
+    for (uint64_t c = in->Get<uint64_t>(); c > 0 && !in->bad(); --c) {
+      const int32_t function = in->Get<int32_t>();
+      sum.causes[function] += in->Get<int64_t>();
+    }
+    f.waits[key].Add(sum);
+  }
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    const int32_t site = in->Get<int32_t>();
+    SiteFigures s;
+    s.fn = static_cast<int32_t>(in->Get<int64_t>());
+    s.calls = in->Get<int64_t>();
+    s.time = in->Get<int64_t>();
+    s.work = in->Get<int64_t>();
+    s.bytes = in->Get<int64_t>();
+    s.hits = in->Get<int64_t>();
+    AddVector(in, &s.ranks);
+    f.sites[site].Add(s);
+  }
+  std::map<int32_t, int64_t> what_if;
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    const int32_t function = in->Get<int32_t>();
+    what_if[function] = in->Get<int64_t>();
+  }
+  if (first) f.what_if = std::move(what_if);
+  return in->bad() ? InputError("damaged phase figures") : OkStatus();
 }
 
 namespace {

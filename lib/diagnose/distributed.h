@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lib/base/status.h"
+#include "lib/diagnose/figures.h"
 #include "lib/diagnose/wait_states.h"
 #include "lib/diagnose/what_if.h"
 #include "lib/dist/comm.h"
@@ -36,6 +37,14 @@ using Side = std::vector<std::pair<int32_t, int64_t>>;  // (function id, ns)
 Status RemoteSides(dist::Comm& comm, const match::Owners& owners, const graph::Graph& g,
                    const profile::Attribution& attribution, const std::vector<uint32_t>& delayers,
                    std::vector<Side>* sides);
+
+// A phase's figures from several processes, each with its ranks' (the
+// ranks are disjoint): packed by each, merged into one. Sums add up,
+// vectors by rank add element by element, t0 is the least, t1 and the
+// ideal the greatest; the what-ifs, alike on every process, are taken as
+// they come.
+void PackFigures(const PhaseFigures& f, dist::Packer* out);
+Status MergePacked(dist::Unpacker* in, PhaseFigures* into);
 
 // The balancing what-ifs (what_if.h) over the processes: longest paths
 // replayed (graph::Replay), a phase's sums and closings reduced.

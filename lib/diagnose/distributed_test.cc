@@ -278,5 +278,75 @@ TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
   }
 }
 
+// Every field of a phase's figures survives PackFigures and MergePacked
+// (the figures of the phased run, packed again after a merge into nothing,
+// give the same bytes); two processes' figures of disjoint ranks merge
+// into the sums and extremes of both.
+TEST(PhaseFigures, PackAndMerge) {
+  const trace::StageOutput phased = trace::RunStage(
+      [](trace::InputSet& in, trace::Writer& out) { return phases::Run(phases::Config{}, in, out); },
+      LateSenders(6, 6));
+  ASSERT_TRUE(phased.status.ok());
+  const window::TestWindows whole = window::ReadWindows(phased.text);
+  Figures figures(whole.dict, 0.1);
+  ASSERT_TRUE(figures.NoteRecords(whole.dict).ok());
+  std::vector<PhaseFigures> ended;
+  for (const window::Window& w : whole.windows) {
+    graph::WindowGraph wg;
+    wg.window = w;
+    wg.Build(whole.dict);
+    ASSERT_TRUE(figures.AddWindow(wg, &ended).ok());
+  }
+  figures.Finish(&ended);
+  ASSERT_GT(ended.size(), 3u);
+  size_t with_waits = 0;
+  for (const PhaseFigures& f : ended) {
+    with_waits += !f.waits.empty();
+    dist::Packer once;
+    PackFigures(f, &once);
+    PhaseFigures merged;
+    dist::Unpacker in(once.bytes());
+    ASSERT_TRUE(MergePacked(&in, &merged).ok());
+    EXPECT_TRUE(in.done());
+    dist::Packer twice;
+    PackFigures(merged, &twice);
+    EXPECT_TRUE(twice.bytes() == once.bytes()) << "phase " << f.phase << ": a field lost in packing";
+  }
+  EXPECT_GT(with_waits, 0u);
+
+  PhaseFigures a, b;
+  a.phase = b.phase = 3;
+  a.cluster = b.cluster = 1;
+  a.t0 = 100, a.t1 = 500, a.ideal = 300, a.first_window = 2;
+  b.t0 = 90, b.t1 = 400, b.ideal = 350, b.first_window = 2;
+  a.ranks.resize(4), b.ranks.resize(4);
+  a.ranks[0].present = a.ranks[1].present = true;
+  a.ranks[0].compute = 10, a.ranks[1].compute = 11;
+  b.ranks[2].present = b.ranks[3].present = true;
+  b.ranks[2].compute = 12, b.ranks[3].compute = 13;
+  a.functions[5] = {1, 2, 0, 0};
+  b.functions[5] = {0, 0, 3, 4};
+  a.sites[7].calls = 2, b.sites[7].calls = 3;
+  a.sites[7].ranks = {5, 6}, b.sites[7].ranks = {0, 0, 7, 8};
+  PhaseFigures merged;
+  for (const PhaseFigures* part : {&a, &b}) {
+    dist::Packer out;
+    PackFigures(*part, &out);
+    dist::Unpacker in(out.bytes());
+    ASSERT_TRUE(MergePacked(&in, &merged).ok());
+  }
+  EXPECT_EQ(merged.t0, 90);
+  EXPECT_EQ(merged.t1, 500);
+  EXPECT_EQ(merged.ideal, 350);
+  ASSERT_EQ(merged.ranks.size(), 4u);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_TRUE(merged.ranks[r].present);
+    EXPECT_EQ(merged.ranks[r].compute, 10 + r);
+  }
+  EXPECT_EQ(merged.functions[5], (std::vector<int64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(merged.sites[7].calls, 5);
+  EXPECT_EQ(merged.sites[7].ranks, (std::vector<int64_t>{5, 6, 7, 8}));
+}
+
 }  // namespace
 }  // namespace rp::diagnose
