@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -94,21 +95,58 @@ std::string Describe(const profile::Attribution& attribution, const window::Even
 // Every waiting call of the ranks `local` says, by name, with its cost.
 using Costs = std::map<std::string, std::string>;
 
+// One process's windows built into graphs, with the run's start and each
+// window's computations attributed.
+void ForEachWindowGraph(const window::TestWindows& whole, profile::Attribution& attribution,
+                        const std::function<void(graph::WindowGraph& wg, int64_t run_start)>& each) {
+  int64_t run_start = 0;
+  bool started = false;
+  for (const window::Window& w : whole.windows) {
+    graph::WindowGraph wg;
+    wg.window = w;
+    wg.Build(whole.dict);
+    if (!started && wg.graph.events() > 0) started = true, run_start = wg.graph.application_start();
+    attribution.ForgetBefore(INT64_MAX);
+    ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
+    each(wg, run_start);
+  }
+}
+
+// The same on process comm.rank() of the split trace at `index`: the
+// graph built distributed, the run's start the least over the processes.
+void ForEachWindowGraphAcross(dist::Comm& comm, const std::string& index, profile::Attribution& attribution,
+                              const std::function<void(const match::Owners&, graph::WindowGraph& wg,
+                                                       const match::Ghosts& ghosts, int64_t run_start)>& each) {
+  int64_t run_start = 0;
+  bool started = false;
+  match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
+                                              const match::Matching& m, const match::Ghosts& ghosts) {
+    graph::WindowGraph wg;
+    std::swap(wg.window, w);
+    wg.matching = m;
+    wg.graph = graph::Graph(wg.window, wg.matching, true);
+    wg.times = graph::SplitCalls(wg.graph, wg.matching);
+    if (!started) {
+      std::vector<std::string> all =
+          *comm.Allgather(std::to_string(wg.window.events.empty() ? INT64_MAX : wg.graph.application_start()));
+      int64_t least = INT64_MAX;
+      for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
+      if (least != INT64_MAX) started = true, run_start = least;
+    }
+    attribution.ForgetBefore(INT64_MAX);
+    ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
+    each(owners, wg, ghosts, run_start);
+    std::swap(wg.window, w);
+  });
+}
+
 TEST(RemoteSides, DelayCostsAreTheOneProcessCosts) {
   const std::string text = LateSenders(6, 6);
   const window::TestWindows whole = window::ReadWindows(text);
   Costs expected;
   {
     profile::Attribution attribution(whole.dict);
-    int64_t run_start = 0;
-    bool started = false;
-    for (const window::Window& w : whole.windows) {
-      graph::WindowGraph wg;
-      wg.window = w;
-      wg.Build(whole.dict);
-      if (!started && wg.graph.events() > 0) started = true, run_start = wg.graph.application_start();
-      attribution.ForgetBefore(INT64_MAX);
-      ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
+    ForEachWindowGraph(whole, attribution, [&](graph::WindowGraph& wg, int64_t) {
       WaitStates states;
       states.Find(wg);
       for (uint32_t e = 0; e < wg.window.events.size(); ++e) {
@@ -118,7 +156,7 @@ TEST(RemoteSides, DelayCostsAreTheOneProcessCosts) {
         expected[Name(wg.window.events[e])] =
             Describe(attribution, wg.window.events[d], states.pattern[e], Delay(wg.graph, attribution, e, d, wait));
       }
-    }
+    });
   }
   ASSERT_GT(expected.size(), 20u);
   for (const std::vector<std::pair<int, int>>& groups :
@@ -129,28 +167,11 @@ TEST(RemoteSides, DelayCostsAreTheOneProcessCosts) {
       Costs got;
       int64_t remote = 0;
       dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
-        std::unique_ptr<profile::Attribution> attribution;
-        int64_t run_start = 0;
-        bool started = false;
+        profile::Attribution attribution(whole.dict);
         Costs mine;
         int64_t asked = 0;
-        match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
-                                                    const match::Matching& m, const match::Ghosts&) {
-          if (!attribution) attribution = std::make_unique<profile::Attribution>(whole.dict);
-          graph::WindowGraph wg;
-          std::swap(wg.window, w);
-          wg.matching = m;
-          wg.graph = graph::Graph(wg.window, wg.matching, true);
-          wg.times = graph::SplitCalls(wg.graph, wg.matching);
-          if (!started) {
-            std::vector<std::string> all = *comm.Allgather(
-                std::to_string(wg.window.events.empty() ? INT64_MAX : wg.graph.application_start()));
-            int64_t least = INT64_MAX;
-            for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
-            if (least != INT64_MAX) started = true, run_start = least;
-          }
-          attribution->ForgetBefore(INT64_MAX);
-          ASSERT_TRUE(attribution->AddWindow(wg.window, run_start).ok());
+        ForEachWindowGraphAcross(comm, index, attribution, [&](const match::Owners& owners, graph::WindowGraph& wg,
+                                                              const match::Ghosts&, int64_t) {
           WaitStates states;
           states.Find(wg);
           std::vector<uint32_t> waiting, ghosts;
@@ -161,19 +182,18 @@ TEST(RemoteSides, DelayCostsAreTheOneProcessCosts) {
             if (wg.window.events[states.delayer[e]].ghost()) ghosts.push_back(states.delayer[e]);
           }
           std::vector<Side> sides;
-          ASSERT_TRUE(RemoteSides(comm, owners, wg.graph, *attribution, ghosts, &sides).ok());
+          ASSERT_TRUE(RemoteSides(comm, owners, wg.graph, attribution, ghosts, &sides).ok());
           size_t next_remote = 0;
           for (uint32_t e : waiting) {
             const uint32_t d = states.delayer[e];
             const int64_t wait = wg.times[e].wait_before;
             const Side delayer = wg.window.events[d].ghost() ? sides[next_remote++]
-                                                              : SideComputation(wg.graph, *attribution, d);
+                                                              : SideComputation(wg.graph, attribution, d);
             mine[Name(wg.window.events[e])] =
-                Describe(*attribution, wg.window.events[d], states.pattern[e],
-                         DelayFrom(delayer, SideComputation(wg.graph, *attribution, e), wait));
+                Describe(attribution, wg.window.events[d], states.pattern[e],
+                         DelayFrom(delayer, SideComputation(wg.graph, attribution, e), wait));
           }
           asked += static_cast<int64_t>(ghosts.size());
-          std::swap(wg.window, w);
         });
         std::lock_guard lock(mu);
         got.insert(mine.begin(), mine.end());
@@ -207,15 +227,7 @@ TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
   {
     profile::Attribution attribution(whole.dict);
     BalanceWhatIf what_if;
-    int64_t run_start = 0;
-    bool started = false;
-    for (const window::Window& w : whole.windows) {
-      graph::WindowGraph wg;
-      wg.window = w;
-      wg.Build(whole.dict);
-      if (!started && wg.graph.events() > 0) started = true, run_start = wg.graph.application_start();
-      attribution.ForgetBefore(INT64_MAX);
-      ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
+    ForEachWindowGraph(whole, attribution, [&](graph::WindowGraph& wg, int64_t run_start) {
       std::vector<int32_t> phases;
       for (const window::Event& e : wg.window.events) {
         if (e.phase != window::kNone) phases.push_back(e.phase);
@@ -228,7 +240,7 @@ TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
       what_if.Advance(wg.graph);
       phases_of.push_back(phases);
       expected.push_back(*saved);
-    }
+    });
   }
   int64_t saved_somewhere = 0;
   for (const auto& window : expected) {
@@ -243,25 +255,10 @@ TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
       profile::Attribution attribution(whole.dict);
       BalanceAcross across(comm);
       BalanceWhatIf what_if(&across);
-      int64_t run_start = 0;
-      bool started = false;
       size_t window = 0;
       std::vector<std::vector<int64_t>> mine;
-      match::ForEachWindowAcross(comm, index, [&](const match::Owners&, window::Window& w, const match::Matching& m,
-                                                  const match::Ghosts& ghosts) {
-        graph::WindowGraph wg;
-        std::swap(wg.window, w);
-        wg.matching = m;
-        wg.graph = graph::Graph(wg.window, wg.matching, true);
-        if (!started) {
-          std::vector<std::string> all = *comm.Allgather(
-              std::to_string(wg.window.events.empty() ? INT64_MAX : wg.graph.application_start()));
-          int64_t least = INT64_MAX;
-          for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
-          if (least != INT64_MAX) started = true, run_start = least;
-        }
-        attribution.ForgetBefore(INT64_MAX);
-        ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
+      ForEachWindowGraphAcross(comm, index, attribution, [&](const match::Owners&, graph::WindowGraph& wg,
+                                                            const match::Ghosts& ghosts, int64_t run_start) {
         across.SetWindow(&wg.graph, &ghosts);
         ASSERT_TRUE(what_if.Window(wg.graph, run_start).ok());
         auto saved = what_if.Savings(wg.graph, attribution, share, phases_of[window], work_a, run_start);
@@ -269,7 +266,6 @@ TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
         what_if.Advance(wg.graph);
         mine.push_back(*saved);
         ++window;
-        std::swap(wg.window, w);
       });
       std::lock_guard lock(mu);
       got[comm.rank()] = mine;
