@@ -363,7 +363,10 @@ class ParallelCpath {
     }
     code_->Finish();
     End end;
-    if (!path_->started()) return NothingError("the trace has no mpi records: no critical path");
+    if (!path_->started()) {
+      // Told once, by process 0 (mpirun exits with its status).
+      return comm_.rank() == 0 ? NothingError("the trace has no mpi records: no critical path") : OkStatus();
+    }
     if (config_.zeroing) {
       RP_ASSIGN_OR_RETURN(zeroing_results_, graph::ZeroingResults(comm_, zeroings_));
     }

@@ -269,7 +269,8 @@ for stage in rp-clocksync rp-cpath; do
   same_sync one.err <(sed "s/^$stage-mpi:/$stage:/" many.err) "$stage-mpi's warnings"
 done
 
-# No mpi records: exit 1 (told once), the stream written as rp-clocksync writes it.
+# No mpi records: exit 1, told once; rp-clocksync-mpi's stream written as
+# rp-clocksync writes it.
 cat >samples.ndjson <<'TRACE'
 {"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":2,"clock":"local","order":"time"}
 {"type":"comm","id":0,"size":2,"ranks":[0,1],"kind":"world"}
@@ -282,6 +283,12 @@ status=$?
 [ $status = 1 ] || { cat out; fail "rp-clocksync-mpi without mpi records: exit $status, not 1"; }
 [ "$(grep -c 'no mpi records' out)" = 1 ] || { cat out; fail "rp-clocksync-mpi without mpi records: not told once"; }
 same_sync <(rp-clocksync samples.ndjson 2>/dev/null) <(rp-cat samples-out.ndjson) "without mpi records"
+for stage in rp-phases rp-cpath; do
+  timeout 60 "${parallel[@]}" -np 2 $stage-mpi samples-split.ndjson -o samples-$stage.ndjson >out 2>&1
+  status=$?
+  [ $status = 1 ] || { cat out; fail "$stage-mpi without mpi records: exit $status, not 1"; }
+  [ "$(grep -c 'no mpi records' out)" = 1 ] || { cat out; fail "$stage-mpi without mpi records: not told once"; }
+done
 
 # A trace that is not split.
 rp-cat halo.ndjson.zst -o merged.ndjson.zst
