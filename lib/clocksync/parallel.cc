@@ -252,7 +252,7 @@ class ParallelClocksync {
       if (in_part) out_.Count(static_cast<int64_t>(sync_->tally().ranks.size()));
     }
     RP_RETURN_IF_ERROR(out_.Close(input_.first_rank(), input_.last_rank()));
-    window::WarnAboutInput(windows_);
+    RP_RETURN_IF_ERROR(dist::WarnAboutInputAcross(comm_, windows_, comm_.rank() == writer));
     // For tests/bench/parallel_bench.sh's model (-v).
     spdlog::debug("process {} of {}: {} match bytes sent; repair: {} rounds, {} bytes sent", comm_.rank(),
                   comm_.size(), match_bytes_, repair_stats_.rounds, repair_stats_.bytes_sent);

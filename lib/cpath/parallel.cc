@@ -363,15 +363,18 @@ class ParallelCpath {
     }
     code_->Finish();
     End end;
+    // Told, as rp-cpath tells them, before its own warnings and by the
+    // process that writes those (the writer of the run's records).
+    const int writer = config_.passthrough && holder_ >= 0 ? holder_ : 0;
+    RP_RETURN_IF_ERROR(dist::WarnAboutInputAcross(comm_, windows_, comm_.rank() == writer));
     if (!path_->started()) {
-      // Told once, by process 0 (mpirun exits with its status).
-      return comm_.rank() == 0 ? NothingError("the trace has no mpi records: no critical path") : OkStatus();
+      // Told once (mpirun exits with its status).
+      return comm_.rank() == writer ? NothingError("the trace has no mpi records: no critical path") : OkStatus();
     }
     if (config_.zeroing) {
       RP_ASSIGN_OR_RETURN(zeroing_results_, graph::ZeroingResults(comm_, zeroings_));
     }
     RP_RETURN_IF_ERROR(Gather(rest, INT64_MAX, &end));
-    window::WarnAboutInput(windows_);
     // For tests/bench/parallel_bench.sh's model (-v).
     const graph::ReplayStats& r = path_->stats();
     spdlog::debug("process {} of {}: {} windows, {} match bytes sent, {} ghosts; paths: {} rounds, {} values, {} bytes "

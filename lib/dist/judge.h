@@ -25,6 +25,14 @@ class CommJudge : public window::BoundaryJudge {
   int64_t calls_ = 0;
 };
 
+// window::WarnAboutInput for the judged window readers of a parallel
+// stage (SetJudge: windows numbered alike everywhere): every process's
+// report added up (the cuts, judged alike, counted once; each first the
+// one met first: by window, then phase, time and rank), warned of once,
+// by the process for which `speak` is set. Every process calls it, in the
+// same turn.
+Status WarnAboutInputAcross(Comm& comm, const window::WindowReader& reader, bool speak);
+
 }  // namespace rp::dist
 
 #endif  // RP_LIB_DIST_JUDGE_H_

@@ -398,7 +398,12 @@ Status WindowReader::BufferRecord() {
       // Windows have ended without this rank: it cannot hold one back now.
       state.given_up = true;
       state.expected = 0;
-      if (report_.late_ranks++ == 0) report_.first_late_rank = rank;
+      if (report_.late_ranks++ == 0) {
+        report_.first_late_rank = rank;
+        report_.first_late_rank_at = {window_index_, 0, record_.type == trace::RecordType::kMpi ? record_.mpi.t0
+                                                                                            : record_.sample.t,
+                                      rank};
+      }
     }
     state.last_read = records_read_;
     if (state.given_up) [[unlikely]] ++report_.late_records;
@@ -427,7 +432,10 @@ Status WindowReader::BufferRecord() {
       if (!TimeInRange(m.t0) || !TimeInRange(m.t1)) {
         return TimeError("mpi", TimeInRange(m.t0) ? "t1" : "t0", TimeInRange(m.t0) ? m.t1 : m.t0);
       }
-      if (report_.ends_before_start++ == 0) report_.first_end_before_start = RankSeq(m.rank, m.seq);
+      if (report_.ends_before_start++ == 0) {
+        report_.first_end_before_start = RankSeq(m.rank, m.seq);
+        report_.first_end_before_start_at = {window_index_, m.has_phase() ? m.phase : -1, m.t0, m.rank};
+      }
     }
     // Filled in place, every field once: a copy from the stack would load
     // 16 bytes at a time what ToEvent stored field by field, which the
@@ -445,7 +453,10 @@ Status WindowReader::BufferRecord() {
     const bool held_fewest = Delivering(rank) && rank.syncs == fewest_;
     ++rank.seen;
     if (rank.expected >= 0 && rank.seen > rank.expected && !rank.given_up) [[unlikely]] {
-      if (report_.beyond_count++ == 0) report_.first_beyond_count = RankSeq(m.rank, m.seq);
+      if (report_.beyond_count++ == 0) {
+        report_.first_beyond_count = RankSeq(m.rank, m.seq);
+        report_.first_beyond_count_at = {window_index_, m.has_phase() ? m.phase : -1, m.t0, m.rank};
+      }
     }
     const bool clean_only = boundaries_ == Boundaries::kClean;
     if (clean_only) Account(e, pending.ids, rank);
@@ -719,7 +730,10 @@ void WindowReader::CarryPersistent(Window* window) {
 }
 
 void WindowReader::CountDuplicateSeq(const Event& e) {
-  if (report_.duplicate_seqs++ == 0) report_.first_duplicate_seq = RankSeq(e.rank, e.seq);
+  if (report_.duplicate_seqs++ == 0) {
+    report_.first_duplicate_seq = RankSeq(e.rank, e.seq);
+    report_.first_duplicate_seq_at = {window_index_, e.phase == kNone ? -1 : e.phase, e.t0, e.rank};
+  }
 }
 
 void WindowReader::GiveUpSilentRanks() {
@@ -734,7 +748,10 @@ void WindowReader::GiveUpSilentRanks() {
     r.given_up = true;
     r.expected = r.seen;  // delivered all it will: Clean() takes what it left as final
     recount_ = true;
-    if (report_.given_up++ == 0) report_.first_given_up = static_cast<int64_t>(i);
+    if (report_.given_up++ == 0) {
+      report_.first_given_up = static_cast<int64_t>(i);
+      report_.first_given_up_at = {window_index_, 0, 0, static_cast<int64_t>(i)};
+    }
   }
 }
 

@@ -24,6 +24,7 @@
 #define RP_LIB_WINDOW_WINDOW_H_
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -128,6 +129,13 @@ struct InputReport {
   int64_t duplicate_seqs = 0;     // mpi records whose rank has another with their seq in the window
   // The first of each of the three above: "rank R seq S".
   std::string first_beyond_count, first_end_before_start, first_duplicate_seq;
+  // Where each first was met: (window, phase, time, rank), for choosing the
+  // first over the processes of a parallel stage, each reading some ranks
+  // (dist::WarnAboutInputAcross).
+  using At = std::array<int64_t, 4>;
+  static constexpr At kNever{INT64_MAX, 0, 0, 0};
+  At first_given_up_at = kNever, first_late_rank_at = kNever, first_beyond_count_at = kNever,
+     first_end_before_start_at = kNever, first_duplicate_seq_at = kNever;
   // Warnings for stderr, none when nothing happened.
   std::vector<std::string> Warnings(int64_t hold_limit) const;
 };

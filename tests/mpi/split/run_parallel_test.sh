@@ -260,14 +260,33 @@ cat >unmatched.ndjson <<'TRACE'
 {"type":"mpi","rank":3,"seq":1,"fn":"MPI_Barrier","t0":20,"t1":30,"comm":0}
 {"type":"mpi","rank":1,"seq":1,"fn":"MPI_Send","t0":40,"t1":42,"comm":0,"peer":2,"tag":7,"bytes":8}
 TRACE
+# Records that end before they start on ranks of both processes: the input
+# warning is told once, with the run's count and its first record.
+cat >backwards.ndjson <<'TRACE'
+{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":4,"clock":"global","order":"time"}
+{"type":"comm","id":0,"size":4,"ranks":[0,1,2,3],"kind":"world"}
+{"type":"mpi","rank":3,"seq":0,"fn":"MPI_Barrier","t0":10,"t1":5,"comm":0}
+{"type":"mpi","rank":0,"seq":0,"fn":"MPI_Barrier","t0":12,"t1":30,"comm":0}
+{"type":"mpi","rank":1,"seq":0,"fn":"MPI_Barrier","t0":12,"t1":30,"comm":0}
+{"type":"mpi","rank":2,"seq":0,"fn":"MPI_Barrier","t0":12,"t1":30,"comm":0}
+{"type":"mpi","rank":0,"seq":1,"fn":"MPI_Barrier","t0":40,"t1":35,"comm":0}
+{"type":"mpi","rank":1,"seq":1,"fn":"MPI_Barrier","t0":40,"t1":60,"comm":0}
+{"type":"mpi","rank":2,"seq":1,"fn":"MPI_Barrier","t0":40,"t1":60,"comm":0}
+{"type":"mpi","rank":3,"seq":1,"fn":"MPI_Barrier","t0":40,"t1":60,"comm":0}
+TRACE
 rp-cat --split 2 unmatched.ndjson -o unmatched-split.ndjson || fail "rp-cat --split of the unmatched trace"
-for stage in rp-clocksync rp-cpath; do
-  $stage unmatched-split.ndjson -o /dev/null 2>one.err
-  timeout 60 "${parallel[@]}" -np 2 $stage-mpi unmatched-split.ndjson -o unmatched-$stage.ndjson 2>many.err ||
-    fail "$stage-mpi on the unmatched trace"
-  grep -q "1 -> 2, tag 7" one.err || { cat one.err; fail "$stage: the example is not the first by key"; }
-  same_sync one.err <(sed "s/^$stage-mpi:/$stage:/" many.err) "$stage-mpi's warnings"
+rp-cat --split 2 backwards.ndjson -o backwards-split.ndjson || fail "rp-cat --split of the backwards trace"
+for trace in unmatched backwards; do
+  for stage in rp-clocksync rp-cpath; do
+    $stage $trace-split.ndjson -o /dev/null 2>one.err
+    timeout 60 "${parallel[@]}" -np 2 $stage-mpi $trace-split.ndjson -o $trace-$stage.ndjson 2>many.err ||
+      fail "$stage-mpi on the $trace trace"
+    same_sync one.err <(sed "s/^$stage-mpi:/$stage:/" many.err) "$stage-mpi's warnings on the $trace trace"
+  done
 done
+grep -q "1 -> 2, tag 7" <(rp-cpath unmatched-split.ndjson -o /dev/null 2>&1) || fail "the example is not the first by key"
+grep -q "2 mpi record(s) end before they start (t1 < t0; first: rank 3 seq 0)" one.err ||
+  { cat one.err; fail "the backwards trace: the warning is not the run's"; }
 
 # No mpi records: exit 1, told once; rp-clocksync-mpi's stream written as
 # rp-clocksync writes it.
