@@ -207,6 +207,18 @@ timeout 300 "${parallel[@]}" -np 4 rp-phases-mpi local-split-s4.ndjson.zst -o lo
   fail "rp-phases-mpi and rp-cpath-mpi after rp-clocksync-mpi"
 same_cpath <(rp-phases local-split-synced.ndjson | rp-cpath 2>/dev/null) <(rp-cat local-spc.ndjson.zst) \
   "after rp-clocksync-mpi and rp-phases-mpi"
+# Another tool's trace: Score-P's OTF2 archive of a ping-pong, imported and
+# split, through the three stages on processes as through the three on one.
+rp-cat --from otf2 "$root/testdata/otf2/ping-pong/traces.otf2" -o scorep.ndjson 2>/dev/null ||
+  fail "rp-cat --from otf2"
+rp-cat --split 2 scorep.ndjson -o scorep-split.ndjson || fail "rp-cat --split of the Score-P trace"
+timeout 60 "${parallel[@]}" -np 2 rp-clocksync-mpi scorep-split.ndjson -o scorep-s.ndjson 2>/dev/null &&
+  timeout 60 "${parallel[@]}" -np 2 rp-phases-mpi scorep-s.ndjson -o scorep-p.ndjson 2>/dev/null &&
+  timeout 60 "${parallel[@]}" -np 2 rp-cpath-mpi scorep-p.ndjson -o scorep-c.ndjson 2>/dev/null ||
+  fail "the three stages on processes, on the Score-P trace"
+same_cpath <(rp-clocksync scorep.ndjson 2>/dev/null | rp-phases 2>/dev/null | rp-cpath 2>/dev/null) \
+  <(rp-cat scorep-c.ndjson) "after rp-clocksync-mpi and rp-phases-mpi, on the Score-P trace"
+
 # The skewed trace rp-cpath-mpi refused, synchronized on processes, is read.
 timeout 60 "${parallel[@]}" -np 2 rp-clocksync-mpi skewed-split.ndjson -o skewed-synced.ndjson 2>/dev/null &&
   timeout 60 "${parallel[@]}" -np 2 rp-cpath-mpi skewed-synced.ndjson -o skewed-cp.ndjson 2>/dev/null ||
