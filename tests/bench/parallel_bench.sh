@@ -79,6 +79,8 @@ timed ssingle "rp-clocksync, one process" rp-clocksync "$work/local.ndjson" -o "
 timed s1 "rp-clocksync-mpi, P=1" "${mpirun_[@]}" -np 1 rp-clocksync-mpi "$work/s1.ndjson" -o "$work/out/s1.ndjson"
 timed s2 "rp-clocksync-mpi, P=2" "${mpirun_[@]}" -np 2 rp-clocksync-mpi "$work/s2.ndjson" -o "$work/out/s2.ndjson"
 timed s4 "rp-clocksync-mpi, P=4" "${mpirun_[@]}" -np 4 rp-clocksync-mpi "$work/s4.ndjson" -o "$work/out/s4.ndjson"
+sn=$(grep -c . "$work/local.ndjson")
+sc=$(echo "$s1_cpu / $sn" | bc -l)  # CPU per record of rp-clocksync-mpi on one process
 printf "rp-clocksync-mpi speed-up at P=2: %.2fx against rp-clocksync, %.2fx against P=1\n" \
   "$(echo "$ssingle_wall / $s2_wall" | bc -l)" "$(echo "$s1_wall / $s2_wall" | bc -l)"
 printf "against rp-cat -z on one core: rp-clocksync %.2f, rp-clocksync-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
@@ -163,6 +165,19 @@ for N in 1e9 1e10 1e11; do
   for P in 64 1024 4096; do
     awk -v P=$P -v N=$N -v c="$cc" 'BEGIN { R = 65536;
       printf "%6d %8.0e %8d %10.1f s %13.1f GB\n", P, N, R, N * c / P, N / 100 * 130 / 1e9 }'
+  done
+done
+echo
+echo "== model of rp-clocksync-mpi: compute N*c/P (c = $(printf "%.0f" "$(echo "$sc * 10^9" | bc -l)") ns a record, measured above); sent per"
+echo "   process per record as measured on the simulated run (match and repair), at 10 GB/s; the match's"
+echo "   world-collective ghosts, as rp-cpath-mpi's, N/100 calls a process whatever P"
+srepair_rec=$(echo "$srepair * 8 / $sim_records" | bc -l)
+printf "%6s %8s %12s %16s %12s\n" P N compute "sent/process" exchange
+for N in 1e9 1e10 1e11; do
+  for P in 64 1024 4096; do
+    awk -v P=$P -v N=$N -v c="$sc" -v r="$srepair_rec" 'BEGIN {
+      sent = N / P * r + N / 100 * 130;
+      printf "%6d %8.0e %10.1f s %13.1f GB %10.1f s\n", P, N, N * c / P, sent / 1e9, sent / 1e10 }'
   done
 done
 echo "   memory per process: the phases in flight for its ranks (a window), about"
