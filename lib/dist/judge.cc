@@ -16,7 +16,7 @@ Expected<window::SyncParts> CommJudge::Judge(const window::SyncParts& mine) {
   return AllreduceValue(comm_, mine);
 }
 
-Status WarnAboutInputAcross(Comm& comm, const window::WindowReader& reader, bool speak) {
+Status WarnAboutInputAcross(Comm& comm, const window::WindowReader& reader, bool speak, bool judged) {
   window::InputReport mine = reader.input_report();
   window::InputReport all;
   // Each kind of problem: its count, where its first was met, the first.
@@ -53,7 +53,8 @@ Status WarnAboutInputAcross(Comm& comm, const window::WindowReader& reader, bool
     Unpacker in(reports[p]);
     for (const Kind& k : kinds) {
       const int64_t count = in.Get<int64_t>();
-      const window::InputReport::At at = in.Get<window::InputReport::At>();
+      window::InputReport::At at = in.Get<window::InputReport::At>();
+      if (!judged && at != window::InputReport::kNever) at[0] = 0;  // window numbers of its own
       int64_t rank = 0;
       std::string text;
       if (k.rank != nullptr) rank = in.Get<int64_t>();
@@ -66,9 +67,14 @@ Status WarnAboutInputAcross(Comm& comm, const window::WindowReader& reader, bool
       all.*k.count += count;
     }
     all.late_records += in.Get<int64_t>();
-    // Windows are cut alike on every process: each counted every cut.
     const int64_t cuts = in.Get<int64_t>(), first_cut = in.Get<int64_t>();
-    if (cuts > all.unclean_cuts) all.unclean_cuts = cuts, all.first_unclean_cut = first_cut;
+    if (judged) {
+      // Windows are cut alike on every process: each counted every cut.
+      if (cuts > all.unclean_cuts) all.unclean_cuts = cuts, all.first_unclean_cut = first_cut;
+    } else {
+      if (cuts > 0 && all.unclean_cuts == 0) all.first_unclean_cut = first_cut;
+      all.unclean_cuts += cuts;
+    }
     if (in.bad() || !in.done()) return InputError("process " + std::to_string(p) + " sent a damaged input report");
   }
   if (speak) {

@@ -25,13 +25,14 @@ class CommJudge : public window::BoundaryJudge {
   int64_t calls_ = 0;
 };
 
-// window::WarnAboutInput for the judged window readers of a parallel
-// stage (SetJudge: windows numbered alike everywhere): every process's
-// report added up (the cuts, judged alike, counted once; each first the
-// one met first: by window, then phase, time and rank), warned of once,
-// by the process for which `speak` is set. Every process calls it, in the
-// same turn.
-Status WarnAboutInputAcross(Comm& comm, const window::WindowReader& reader, bool speak);
+// window::WarnAboutInput for the window readers of a parallel stage:
+// every process's report added up, each first the one met first (by
+// window, then phase, time and rank; by phase, time and rank alone when
+// the readers are not judged, `judged` false, and number their windows
+// each its own way), warned of once, by the process for which `speak` is
+// set. Judged windows end alike everywhere: their cuts are counted once.
+// Every process calls it, in the same turn.
+Status WarnAboutInputAcross(Comm& comm, const window::WindowReader& reader, bool speak, bool judged = true);
 
 }  // namespace rp::dist
 

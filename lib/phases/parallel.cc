@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lib/base/version.h"
+#include "lib/dist/judge.h"
 #include "lib/phases/phase_table.h"
 #include "lib/trace/split.h"
 #include "lib/window/window.h"
@@ -364,7 +365,7 @@ class ParallelPhases {
     out.Put<int64_t>(collector_.events());
     RP_ASSIGN_OR_RETURN(std::vector<std::string> all, dist::Exchange(comm_, out.bytes()));
     Count(out.bytes(), all);
-    window::WarnAboutInput(windows_);
+    RP_RETURN_IF_ERROR(dist::WarnAboutInputAcross(comm_, windows_, comm_.rank() == 0, /*judged=*/false));
     // For tests/bench/parallel_bench.sh's model (-v).
     spdlog::debug("process {} of {}: {} lines, {} phases named, {} exchanges, {} bytes sent, {} received",
                   comm_.rank(), comm_.size(), lines_read_, named_, exchanges_, bytes_sent_, bytes_received_);

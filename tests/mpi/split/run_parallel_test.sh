@@ -289,7 +289,7 @@ TRACE
 rp-cat --split 2 unmatched.ndjson -o unmatched-split.ndjson || fail "rp-cat --split of the unmatched trace"
 rp-cat --split 2 backwards.ndjson -o backwards-split.ndjson || fail "rp-cat --split of the backwards trace"
 for trace in unmatched backwards; do
-  for stage in rp-clocksync rp-cpath; do
+  for stage in rp-clocksync rp-phases rp-cpath; do
     $stage $trace-split.ndjson -o /dev/null 2>one.err
     timeout 60 "${parallel[@]}" -np 2 $stage-mpi $trace-split.ndjson -o $trace-$stage.ndjson 2>many.err ||
       fail "$stage-mpi on the $trace trace"
