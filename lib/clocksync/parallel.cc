@@ -76,10 +76,7 @@ class ParallelClocksync {
     }
     windows_.SetJudge(&judge_);
     RP_RETURN_IF_ERROR(windows_.Start());
-    if (!input_.split()) {
-      return InputError("rp-clocksync-mpi reads a split trace (rp-record --split N, rp-cat --split N); " +
-                        input_.where() + ": the input is one stream");
-    }
+    RP_RETURN_IF_ERROR(input_.RequireSplit("rp-clocksync-mpi"));
     RP_ASSIGN_OR_RETURN(owners_, match::ShareOwners(comm_, input_.first_rank(), input_.last_rank()));
     const window::Dictionary& dict = windows_.dictionary();
     int64_t ranks;
@@ -98,13 +95,9 @@ class ParallelClocksync {
       clocks = ChooseClocks(dict, ranks, config_.method, gaps, config_.gaps_tolerance);
     }
     if (!clocks.ok()) return clocks.status();
-    std::string prelude;
-    {
-      trace::Writer text(trace::StringOutput(&prelude));
-      RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-clocksync ") + kVersion, &text,
-                                              [](trace::HeaderRecord& h) { h.set_clock("global"); }));
-      RP_RETURN_IF_ERROR(text.Close());
-    }
+    RP_ASSIGN_OR_RETURN(const std::string prelude,
+                        window::PreludeText(dict, std::string("rp-clocksync ") + kVersion,
+                                            [](trace::HeaderRecord& h) { h.set_clock("global"); }));
     RP_RETURN_IF_ERROR(out_.Open(prelude, input_.first_rank() <= input_.last_rank()));
     sync_ = std::make_unique<internal::Synchronizer>(config_, dict, std::move(*clocks));
     // Counting the violations takes a collective: every process counts if

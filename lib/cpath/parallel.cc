@@ -78,19 +78,11 @@ class ParallelCpath {
   Status Start() {
     if (config_.algo != Algo::kExact) return InputError("rp-cpath-mpi finds the exact path only (--algo exact)");
     RP_RETURN_IF_ERROR(windows_.Start());
-    if (!input_.split()) {
-      return InputError("rp-cpath-mpi reads a split trace (rp-record --split N, rp-cat --split N); " + input_.where() +
-                        ": the input is one stream");
-    }
+    RP_RETURN_IF_ERROR(input_.RequireSplit("rp-cpath-mpi"));
     RP_ASSIGN_OR_RETURN(owners_, match::ShareOwners(comm_, input_.first_rank(), input_.last_rank()));
     const window::Dictionary& dict = windows_.dictionary();
-    std::string prelude;
-    {
-      trace::Writer text(trace::StringOutput(&prelude));
-      RP_RETURN_IF_ERROR(window::WritePrelude(dict, std::string("rp-cpath ") + kVersion, &text, nullptr,
-                                              !config_.passthrough));
-      RP_RETURN_IF_ERROR(text.Close());
-    }
+    RP_ASSIGN_OR_RETURN(const std::string prelude, window::PreludeText(dict, std::string("rp-cpath ") + kVersion,
+                                                                       nullptr, !config_.passthrough));
     RP_RETURN_IF_ERROR(config_.passthrough ? out_.Open(prelude, input_.first_rank() <= input_.last_rank())
                                            : out_.OpenStream(prelude));
     for (const trace::RankRecord& r : dict.rank_records) {

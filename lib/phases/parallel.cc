@@ -118,19 +118,12 @@ class ParallelPhases {
  private:
   Status Start() {
     RP_RETURN_IF_ERROR(windows_.Start());
-    if (!input_.split()) {
-      return InputError("rp-phases-mpi reads a split trace (rp-record --split N, rp-cat --split N); " +
-                        input_.where() + ": the input is one stream");
-    }
+    RP_RETURN_IF_ERROR(input_.RequireSplit("rp-phases-mpi"));
     // Every part starts with the output's header line; the index gets the
     // whole prelude.
-    std::string prelude;
-    {
-      trace::Writer text(trace::StringOutput(&prelude));
-      RP_RETURN_IF_ERROR(window::WritePrelude(windows_.dictionary(), std::string("rp-phases ") + kVersion, &text,
-                                              nullptr, false, trace::RecordType::kPhase));
-      RP_RETURN_IF_ERROR(text.Close());
-    }
+    RP_ASSIGN_OR_RETURN(const std::string prelude,
+                        window::PreludeText(windows_.dictionary(), std::string("rp-phases ") + kVersion, nullptr,
+                                            false, trace::RecordType::kPhase));
     if (input_.first_rank() <= input_.last_rank()) {  // a process without parts writes none
       const std::string path = trace::PartPath(output_.path, comm_.rank(), comm_.size());
       RP_ASSIGN_OR_RETURN(part_.writer, output_.open(path));

@@ -11,6 +11,12 @@ InputSet::InputSet(const std::vector<std::string>& paths, const ReaderOptions& o
   for (const std::string& path : paths) inputs_.push_back([path] { return OpenInput(path); });
 }
 
+Status InputSet::RequireSplit(std::string_view stage) const {
+  if (split_) return OkStatus();
+  return InputError(std::string(stage) + " reads a split trace (rp-record --split N, rp-cat --split N); " + where() +
+                    ": the input is one stream");
+}
+
 void InputSet::Rewind() {
   const int process = select_process_, processes = select_processes_;
   *this = InputSet(std::move(inputs_), options_);

@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/base/status.h"
@@ -53,6 +54,9 @@ class InputSet {
   // After the first record: whether an input was a split trace, and the
   // ranks of the parts read (first > last: none).
   bool split() const { return split_; }
+  // For a stage on many processes (`stage`, its binary's name): an error
+  // naming the input unless it was a split trace.
+  Status RequireSplit(std::string_view stage) const;
   int64_t first_rank() const { return selected_first_; }
   int64_t last_rank() const { return selected_last_; }
   // Whether `rank`'s records are read: false for the ranks of another

@@ -96,6 +96,16 @@ Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writ
   return OkStatus();
 }
 
+Expected<std::string> PreludeText(const Dictionary& dict, const std::string& tool,
+                                  const std::function<void(trace::HeaderRecord&)>& amend, bool header_only,
+                                  std::optional<trace::RecordType> replaced) {
+  std::string prelude;
+  trace::Writer text(trace::StringOutput(&prelude));
+  RP_RETURN_IF_ERROR(WritePrelude(dict, tool, &text, amend, header_only, replaced));
+  RP_RETURN_IF_ERROR(text.Close());
+  return prelude;
+}
+
 int64_t Dictionary::CommSize(int64_t comm) const {
   auto it = comm_ranks.find(comm);
   if (it != comm_ranks.end()) return static_cast<int64_t>(it->second.size());

@@ -397,6 +397,10 @@ void WarnAboutInput(const WindowReader& reader);
 Status WritePrelude(const Dictionary& dict, const std::string& tool, trace::Writer* out,
                     const std::function<void(trace::HeaderRecord&)>& amend = nullptr, bool header_only = false,
                     std::optional<trace::RecordType> replaced = std::nullopt);
+// The same as text (a split output's index and parts start with it).
+Expected<std::string> PreludeText(const Dictionary& dict, const std::string& tool,
+                                  const std::function<void(trace::HeaderRecord&)>& amend = nullptr,
+                                  bool header_only = false, std::optional<trace::RecordType> replaced = std::nullopt);
 
 }  // namespace rp::window
 
