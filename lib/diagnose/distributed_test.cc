@@ -126,13 +126,7 @@ void ForEachWindowGraphAcross(dist::Comm& comm, const std::string& index, profil
     wg.matching = m;
     wg.graph = graph::Graph(wg.window, wg.matching, true);
     wg.times = graph::SplitCalls(wg.graph, wg.matching);
-    if (!started) {
-      std::vector<std::string> all =
-          *comm.Allgather(std::to_string(wg.window.events.empty() ? INT64_MAX : wg.graph.application_start()));
-      int64_t least = INT64_MAX;
-      for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
-      if (least != INT64_MAX) started = true, run_start = least;
-    }
+    match::RunStartAcross(comm, wg.window.events.empty() ? INT64_MAX : wg.graph.application_start(), &started, &run_start);
     attribution.ForgetBefore(INT64_MAX);
     ASSERT_TRUE(attribution.AddWindow(wg.window, run_start).ok());
     each(owners, wg, ghosts, run_start);

@@ -76,12 +76,7 @@ void ExpectSameLengths(const std::string& name, const std::string& text, const s
                                                 const match::Ghosts& ghosts) {
       Graph g(w, m, true);
       // The run's start, as the one process finds it: the first window with calls.
-      if (!started) {
-        std::vector<std::string> all = *comm.Allgather(std::to_string(w.events.empty() ? INT64_MAX : g.application_start()));
-        int64_t least = INT64_MAX;
-        for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
-        if (least != INT64_MAX) started = true, run_start = least;
-      }
+      match::RunStartAcross(comm, w.events.empty() ? INT64_MAX : g.application_start(), &started, &run_start);
       LongestPath lp;
       LengthPass pass(g, ends, run_start, &lp);
       Status status = Replay(comm, g, ghosts, pass, &stats);

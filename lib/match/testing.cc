@@ -1,5 +1,7 @@
 #include "lib/match/testing.h"
 
+#include <algorithm>
+
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -8,6 +10,14 @@
 #include "lib/window/testing.h"
 
 namespace rp::match {
+namespace {
+
+struct Least {
+  int64_t value;
+  void Add(const Least& o) { value = std::min(value, o.value); }
+};
+
+}  // namespace
 
 std::string MixedTrace(int ranks, int rounds, int64_t skew) {
   using window::TestMpi;
@@ -109,6 +119,13 @@ Owners ForEachWindowAcross(dist::Comm& comm, const std::string& index, const Eac
     each(*owners, w, *m, ghosts);
   }
   return *owners;
+}
+
+void RunStartAcross(dist::Comm& comm, int64_t start, bool* started, int64_t* run_start) {
+  if (*started) return;
+  auto least = dist::AllreduceValue(comm, Least{start});
+  EXPECT_TRUE(least.ok());
+  if (least.ok() && least->value != INT64_MAX) *started = true, *run_start = least->value;
 }
 
 }  // namespace rp::match

@@ -28,6 +28,12 @@ using EachWindow = std::function<void(const Owners& owners, window::Window& w,
                                       const Matching& m, const Ghosts& ghosts)>;
 Owners ForEachWindowAcross(dist::Comm& comm, const std::string& index, const EachWindow& each);
 
+// The run's start as one process finds it (the first window with calls),
+// for a window read by several processes: `start` is this process's
+// window's (INT64_MAX without calls); sets *run_start and *started at the
+// first window with calls on any.
+void RunStartAcross(dist::Comm& comm, int64_t start, bool* started, int64_t* run_start);
+
 }  // namespace rp::match
 
 #endif  // RP_LIB_MATCH_TESTING_H_

@@ -74,13 +74,7 @@ void ForEachSetsAcross(dist::Comm& comm, const std::string& index, const Config&
   match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
                                               const match::Matching& m, const match::Ghosts& ghosts) {
     graph::Graph g(w, m, true);
-    if (!started) {  // the run's start: the first window with calls on some process
-      std::vector<std::string> all =
-          *comm.Allgather(std::to_string(w.events.empty() ? INT64_MAX : g.application_start()));
-      int64_t least = INT64_MAX;
-      for (const std::string& s : all) least = std::min<int64_t>(least, std::stoll(s));
-      if (least != INT64_MAX) started = true, run_start = least;
-    }
+    match::RunStartAcross(comm, w.events.empty() ? INT64_MAX : g.application_start(), &started, &run_start);
     SetsPass pass(g, &sets, carried, run_start);
     const Status status = graph::Replay(comm, g, ghosts, pass, &stats);
     ASSERT_TRUE(status.ok()) << status.message();
