@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "lib/base/free_slots.h"
+
 namespace rp::graph {
 namespace {
 
@@ -39,14 +41,7 @@ struct End {
 }  // namespace
 
 int32_t DistributedPath::NewNode() {
-  int32_t id;
-  if (!free_.empty()) {
-    id = free_.back();
-    free_.pop_back();
-  } else {
-    id = static_cast<int32_t>(nodes_.size());
-    nodes_.emplace_back();
-  }
+  const int32_t id = TakeSlot(&nodes_, &free_);
   nodes_[id] = Node{};
   nodes_[id].live = true;
   return id;

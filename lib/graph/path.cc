@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "lib/base/free_slots.h"
+
 namespace rp::graph {
 
 std::string_view KindName(SegmentKind kind) {
@@ -157,14 +159,7 @@ void LongestPath::Steps(const Graph& g, uint32_t node, const std::vector<RankEnd
 }
 
 int32_t PathTree::Add(const Segment& s, int32_t parent) {
-  int32_t id;
-  if (!free_.empty()) {
-    id = free_.back();
-    free_.pop_back();
-  } else {
-    id = static_cast<int32_t>(nodes_.size());
-    nodes_.emplace_back();
-  }
+  const int32_t id = TakeSlot(&nodes_, &free_);
   Node& n = nodes_[id];
   n = Node{s, parent, 0, parent == kStart ? 1 : nodes_[parent].depth + 1, false};
   Retain(parent);

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "lib/base/free_slots.h"
 #include "lib/base/version.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/phases/phase_ends.h"
@@ -109,15 +110,8 @@ class Track {
 
  private:
   int32_t NewPart(Part part) {
-    int32_t id;
-    if (!free_.empty()) {
-      id = free_.back();
-      free_.pop_back();
-      parts_[id] = std::move(part);
-    } else {
-      id = static_cast<int32_t>(parts_.size());
-      parts_.push_back(std::move(part));
-    }
+    const int32_t id = TakeSlot(&parts_, &free_);
+    parts_[id] = std::move(part);
     parts_[id].refs = 0;  // the heads that take it retain it
     return id;
   }
