@@ -225,13 +225,17 @@ class ParallelCpath {
     return OkStatus();
   }
 
+  // The process writing what follows the lines so far: the holder of the
+  // last line (process 0 before any, and for the one stream without
+  // passthrough).
+  int Writer() const { return config_.passthrough && holder_ >= 0 ? holder_ : 0; }
+
   // Sends the writer (holder_) the decided steps, the phases below
   // `finished` (and their times) and, at the end (`end`), the run's sums;
   // the writer writes them as rp-cpath does.
   struct End {};
   Status Gather(const std::vector<Segment>& decided, int64_t finished, const End* end) {
-    const int writer = config_.passthrough ? holder_ : 0;
-    const int to = writer < 0 ? 0 : writer;
+    const int to = Writer();
     dist::Packer out;
     PackSegments(decided, &out);
     // The finished phases' scopes, and the times of their phase records
@@ -357,7 +361,7 @@ class ParallelCpath {
     End end;
     // Told, as rp-cpath tells them, before its own warnings and by the
     // process that writes those (the writer of the run's records).
-    const int writer = config_.passthrough && holder_ >= 0 ? holder_ : 0;
+    const int writer = Writer();
     RP_RETURN_IF_ERROR(dist::WarnAboutInputAcross(comm_, windows_, comm_.rank() == writer));
     if (!path_->started()) {
       // Told once (mpirun exits with its status).
