@@ -85,7 +85,8 @@
  *                out, it saves its time averaged over the ranks, by the
  *                app's own clock.
  *   With -w FILE, frequent, polling, posix_io and slow_collective write
- *   "io_ns T" too.
+ *   "io_ns T" too, and every rank writes its naps as they really were
+ *   to FILE.naps.RANK.
  *   balanced     none: every rank works BASE.
  * Every function sleeps in libc itself, so the samples name it.
  *
@@ -108,16 +109,54 @@
     }                                                                \
   } while (0)
 
-__attribute__((noinline)) void solve_cells(long us) { NAP(us); }
-__attribute__((noinline)) void write_checkpoint(long us) { NAP(us); }
-__attribute__((noinline)) void produce(long us) { NAP(us); }
-__attribute__((noinline)) void prepare(long us) { NAP(us); }
-__attribute__((noinline)) void finish(long us) { NAP(us); }
-__attribute__((noinline)) void prepare_input(long us) { NAP(us); }
-__attribute__((noinline)) void consume(long us) { NAP(us); }
-__attribute__((noinline)) void solve_fluid(long us) { NAP(us); }
-__attribute__((noinline)) void solve_solid(long us) { NAP(us); }
-__attribute__((noinline)) void smooth_field(long us) { NAP(us); }
+/* Every nap as it really was: a busy machine wakes a sleeper late, by
+ * a different amount each time, so the checker works out what a problem
+ * costs from these spans (the monotonic clock, one for all ranks of a
+ * machine), not from the nominal times. The closing Allreduces are
+ * logged too. */
+struct nap {
+  long phase;
+  const char* fn;
+  long long begin, end;
+};
+static struct nap* g_naps;
+static size_t g_nnaps, g_capacity;
+static long g_phase;
+
+static long long now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void logged(const char* fn, long long begin) {
+  const long long end = now_ns();
+  if (g_nnaps == g_capacity) {
+    g_capacity = g_capacity ? 2 * g_capacity : 1024;
+    g_naps = realloc(g_naps, g_capacity * sizeof *g_naps);
+    if (!g_naps) abort();
+  }
+  g_naps[g_nnaps++] = (struct nap){g_phase, fn, begin, end};
+}
+
+/* The nap stays inline in its function: the samples name that function. */
+#define TIMED_NAP(us)          \
+  do {                         \
+    const long long b = now_ns(); \
+    NAP(us);                   \
+    logged(__func__, b);       \
+  } while (0)
+
+__attribute__((noinline)) void solve_cells(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void write_checkpoint(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void produce(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void prepare(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void finish(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void prepare_input(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void consume(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void solve_fluid(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void solve_solid(long us) { TIMED_NAP(us); }
+__attribute__((noinline)) void smooth_field(long us) { TIMED_NAP(us); }
 
 /* slow_collective: a reduction operation that takes g_op_us each time
  * MPI applies it, so the collective itself costs a known time. */
@@ -205,6 +244,7 @@ int main(int argc, char** argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   for (long it = 0; it < iterations; ++it) {
+    g_phase = it;
     if (strcmp(mode, "imbalance") == 0) {
       solve_cells(base + (listed(heavy, rank) ? extra : 0));
     } else if (strcmp(mode, "serial") == 0) {
@@ -343,7 +383,10 @@ int main(int argc, char** argv) {
     } else {
       solve_cells(base);
     }
+    /* Logged as "closing": how long the ranks stayed after the last came. */
+    const long long closing = now_ns();
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* closing */
+    logged("closing", closing);
   }
   if (half != MPI_COMM_NULL) MPI_Comm_free(&half);
   if (posix_fd >= 0) {
@@ -365,6 +408,20 @@ int main(int argc, char** argv) {
       fclose(f);
     }
   }
+  /* Each rank's naps and closing Allreduces, "PHASE FUNCTION BEGIN_NS END_NS" a line, in
+   * FILE.naps.RANK: written by each rank, so no MPI call adds to the run. */
+  if (report) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s.naps.%d", report, rank);
+    FILE* f = fopen(path, "w");
+    if (f) {
+      for (size_t i = 0; i < g_nnaps; ++i) {
+        fprintf(f, "%ld %s %lld %lld\n", g_naps[i].phase, g_naps[i].fn, g_naps[i].begin, g_naps[i].end);
+      }
+      fclose(f);
+    }
+  }
+  free(g_naps);
   MPI_Finalize();
   return 0;
 }

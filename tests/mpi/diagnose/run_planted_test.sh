@@ -16,6 +16,10 @@ app=$root/$1
 checker=$root/tests/mpi/diagnose/check_planted.py
 source_file=$root/tests/mpi/diagnose/planted.c
 failed=0
+# Samples at 1 kHz where the ranks sleep: a function's time taken from
+# samples is off by up to a sample per call, a few percent at 200 Hz for
+# calls of a few ms. The modes that keep a core busy stay at 200 Hz: more
+# samples would slow the very calls they measure.
 # Ranks waiting in a collective yield the core: spinning, they would delay
 # the sleeping ranks' wake-ups on 2 cores and stretch the planted work.
 MPIRUN+=(--mca mpi_yield_when_idle 1)
@@ -25,11 +29,11 @@ MPIRUN+=(--mca mpi_yield_when_idle 1)
 # equally often (recursive doubling on a power of two).
 for mode in imbalance serial late_sender late_broadcast early_reduce wait_nxn wait_barrier late_receiver wrong_order \
   mpmd serial_io large_messages hotspot frequent polling posix_io rotating chain slow_collective balanced; do
-  case $mode in frequent | polling | posix_io) ranks=2 ;; slow_collective) ranks=4 ;; *) ranks=6 ;; esac
-  rp-record -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np $ranks "$app" -m $mode -n 30 -b 40000 -e 16000 -r 2,3 \
+  case $mode in frequent | polling | posix_io) ranks=2 hz=200 ;; slow_collective) ranks=4 hz=1000 ;; *) ranks=6 hz=1000 ;; esac
+  rp-record --sample-hz $hz -o "$work/$mode.ndjson" -- "${MPIRUN[@]}" -np $ranks "$app" -m $mode -n 30 -b 40000 -e 16000 -r 2,3 \
     -w "$work/$mode.measured"
   export PLANTED_REPORT=$work/$mode.measured
-  export PLANTED_TRACE=$work/$mode.ndjson
+  export PLANTED_TRACE=$work/$mode.ndjson PLANTED_SAMPLE_HZ=$hz
   rp-clocksync "$work/$mode.ndjson" | rp-phases -o "$work/$mode.phased.ndjson"
   rp-diagnose --no-passthrough "$work/$mode.phased.ndjson" -o "$work/$mode.diag.ndjson"
   rp-diagnose --format text "$work/$mode.phased.ndjson"
