@@ -1,5 +1,7 @@
 #include "lib/diagnose/distributed.h"
 
+#include "lib/repr/distributed.h"
+
 #include <algorithm>
 #include <map>
 #include <cstring>
@@ -183,7 +185,9 @@ Status MergePacked(dist::Unpacker* in, PhaseFigures* into) {
   f.t1 = std::max(f.t1, v[3]);
   f.ideal = std::max(f.ideal, v[4]);
   f.first_window = f.first_window < 0 ? v[5] : std::min(f.first_window, v[5]);
-  if (first) f.balance_measured = v[6] != 0;
+  // Measured where every process measured it: one whose ranks ran on into
+  // a later window gave it up.
+  f.balance_measured = (first || f.balance_measured) && v[6] != 0;
   const uint64_t size = in->Get<uint64_t>(), present = in->Get<uint64_t>();
   if (in->bad() || size > (uint64_t{1} << 24) || present > size) return InputError("damaged phase figures");
   if (f.ranks.size() < size) f.ranks.resize(size);
@@ -250,6 +254,7 @@ Status MergePacked(dist::Unpacker* in, PhaseFigures* into) {
     what_if[function] = in->Get<int64_t>();
   }
   if (first) f.what_if = std::move(what_if);
+  if (!f.balance_measured) f.what_if.clear();
   return in->bad() ? InputError("damaged phase figures") : OkStatus();
 }
 
@@ -293,5 +298,66 @@ Status BalanceAcross::Longest(const graph::Graph& g, const std::vector<graph::Ra
 Status BalanceAcross::Sum(std::vector<__int128>* slots) { return Reduce<Wide>(comm_, slots); }
 
 Status BalanceAcross::Max(std::vector<int64_t>* slots) { return Reduce<Most>(comm_, slots); }
+
+namespace {
+
+struct LeastSlot {
+  int64_t value;
+  void Add(const LeastSlot& o) { value = std::min(value, o.value); }
+};
+static_assert(std::is_trivially_copyable_v<LeastSlot>);
+
+}  // namespace
+
+Expected<int64_t> FiguresAcrossProcesses::Least(int64_t mine) {
+  RP_ASSIGN_OR_RETURN(const LeastSlot all, dist::AllreduceValue(comm_, LeastSlot{mine}));
+  return all.value;
+}
+
+Status FiguresAcrossProcesses::Sets(graph::Graph& g, repr::PathSets* sets, const std::vector<repr::RankSet>& carried,
+                                    int64_t run_start) {
+  if (ghosts_ == nullptr) return InputError("FiguresAcrossProcesses: SetWindow was not called for this window");
+  repr::SetsPass pass(g, sets, carried, run_start);
+  return graph::Replay(comm_, g, *ghosts_, pass, &sets_stats_);
+}
+
+Status FiguresAcrossProcesses::Choices(std::vector<BalanceChoice>* choices) {
+  dist::Packer mine;
+  for (const BalanceChoice& c : *choices) {
+    mine.Put(c.phase);
+    for (int64_t v : {c.first_window, int64_t{c.closed}, c.members, c.wait_sum, c.wait_least}) mine.Put(v);
+    mine.Put<uint64_t>(c.functions.size());
+    for (const auto& [function, spread] : c.functions) {
+      mine.Put(function);
+      mine.Put(spread.first);
+      mine.Put(spread.second);
+    }
+  }
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm_.Allgather(mine.bytes()));
+  std::map<int32_t, BalanceChoice> merged;
+  for (size_t p = 0; p < all.size(); ++p) {
+    dist::Unpacker in(all[p]);
+    while (!in.done() && !in.bad()) {
+      BalanceChoice c;
+      c.phase = in.Get<int32_t>();
+      c.first_window = in.Get<int64_t>();
+      c.closed = in.Get<int64_t>() != 0;
+      c.members = in.Get<int64_t>();
+      c.wait_sum = in.Get<int64_t>();
+      c.wait_least = in.Get<int64_t>();
+      for (uint64_t n = in.Get<uint64_t>(); n > 0 && !in.bad(); --n) {
+        const int32_t function = in.Get<int32_t>();
+        const int64_t sum = in.Get<int64_t>();
+        c.functions[function] = {sum, in.Get<int64_t>()};
+      }
+      auto [it, fresh] = merged.try_emplace(c.phase, c);
+      if (!fresh) it->second.Add(c);
+    }
+    if (in.bad()) return InputError("process " + std::to_string(p) + " sent damaged balancing choices");
+  }
+  choices->clear();
+  for (auto& [phase, c] : merged) choices->push_back(std::move(c));
+  return OkStatus();
+}
 
 }  // namespace rp::diagnose

@@ -29,8 +29,6 @@
 
 namespace rp::diagnose {
 
-using Side = std::vector<std::pair<int32_t, int64_t>>;  // (function id, ns)
-
 // (*sides)[i]: the side of `delayers[i]` (ghosts of `g`'s window), from
 // the process that reads its rank. Every process calls it, in the same
 // turn (two Alltoallv).
@@ -70,6 +68,48 @@ class BalanceAcross : public Across {
   graph::Graph* g_ = nullptr;
   const match::Ghosts* ghosts_ = nullptr;
   graph::ReplayStats stats_;
+};
+
+// Figures' other processes (figures.h's FiguresAcross) over `comm`: the
+// phase ends shared, the path sets and what-ifs replayed, the delayers'
+// sides asked of their holders, the balancing choices added up.
+//
+//   FiguresAcrossProcesses across(comm, owners);
+//   Figures figures(dict, cause_share, &across);
+//   for (each window wg, matched across with `ghosts`) {
+//     across.SetWindow(&wg.graph, &ghosts);
+//     RP_RETURN_IF_ERROR(figures.AddWindow(wg, &ended));
+//   }
+class FiguresAcrossProcesses : public FiguresAcross {
+ public:
+  FiguresAcrossProcesses(dist::Comm& comm, const match::Owners& owners) : comm_(comm), owners_(owners), balance_(comm) {}
+  void SetWindow(graph::Graph* g, const match::Ghosts* ghosts) {
+    ghosts_ = ghosts;
+    balance_.SetWindow(g, ghosts);
+  }
+
+  bool Holds(int32_t rank) const override { return owners_.Of(rank) == comm_.rank(); }
+  Expected<int64_t> Least(int64_t mine) override;
+  Status ShareEnds(const window::Window& w, phases::SharedPhaseEnds* ends) override { return ends->Share(comm_, w); }
+  Status Sets(graph::Graph& g, repr::PathSets* sets, const std::vector<repr::RankSet>& carried,
+              int64_t run_start) override;
+  Status Sides(const graph::Graph& g, const profile::Attribution& attribution, const std::vector<uint32_t>& delayers,
+               std::vector<Side>* sides) override {
+    return RemoteSides(comm_, owners_, g, attribution, delayers, sides);
+  }
+  Status Choices(std::vector<BalanceChoice>* choices) override;
+  Across* balance() override { return &balance_; }
+
+  // The replays' rounds and bytes (path sets, then what-ifs).
+  const graph::ReplayStats& sets_stats() const { return sets_stats_; }
+  const graph::ReplayStats& balance_stats() const { return balance_.stats(); }
+
+ private:
+  dist::Comm& comm_;
+  const match::Owners& owners_;
+  const match::Ghosts* ghosts_ = nullptr;
+  BalanceAcross balance_;
+  graph::ReplayStats sets_stats_;
 };
 
 }  // namespace rp::diagnose

@@ -268,6 +268,102 @@ TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
   }
 }
 
+// Figures over FiguresAcrossProcesses: on the phased run split between
+// 1-4 processes, each process measures its ranks (wait states with
+// delayers elsewhere, the ideal time's path sets and the balancing
+// what-ifs replayed, the choice of what-ifs made on every rank's
+// figures); every process ends the same phases, and each phase's figures
+// merged over the processes are the one-process figures, field for field.
+TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
+  const trace::StageOutput phased = trace::RunStage(
+      [](trace::InputSet& in, trace::Writer& out) { return phases::Run(phases::Config{}, in, out); },
+      LateSenders(6, 8));
+  ASSERT_TRUE(phased.status.ok()) << phased.status.message();
+  const window::TestWindows whole = window::ReadWindows(phased.text);
+  std::vector<std::string> expected;  // by phase ended (in phase order): the packed figures
+  size_t what_ifs = 0, waits = 0;
+  {
+    Figures figures(whole.dict, 0.1);
+    ASSERT_TRUE(figures.NoteRecords(whole.dict).ok());
+    std::vector<PhaseFigures> ended;
+    for (const window::Window& w : whole.windows) {
+      graph::WindowGraph wg;
+      wg.window = w;
+      wg.Build(whole.dict);
+      ASSERT_TRUE(figures.AddWindow(wg, &ended).ok());
+    }
+    figures.Finish(&ended);
+    for (const PhaseFigures& f : ended) {
+      dist::Packer out;
+      PackFigures(f, &out);
+      expected.push_back(out.bytes());
+      what_ifs += f.what_if.size();
+      waits += f.waits.size();
+    }
+  }
+  ASSERT_GT(expected.size(), 4u);
+  ASSERT_GT(what_ifs, 2u) << "no balancing what-if: the test tests nothing";
+  ASSERT_GT(waits, 2u);
+  const std::string index = trace::WriteSplit("figures", phased.text, {{0, 1}, {2, 3}, {4, 5}});
+  for (int processes : {1, 2, 3, 4}) {
+    std::mutex mu;
+    std::vector<std::vector<std::string>> packed(processes);  // by process, by phase ended
+    dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
+      std::vector<std::string> mine;
+      std::unique_ptr<FiguresAcrossProcesses> across;
+      std::unique_ptr<Figures> figures;
+      std::vector<PhaseFigures> ended;
+      match::ForEachWindowAcross(comm, index, [&](const match::Owners& owners, window::Window& w,
+                                                  const match::Matching& m, const match::Ghosts& ghosts) {
+        if (!figures) {
+          across = std::make_unique<FiguresAcrossProcesses>(comm, owners);
+          figures = std::make_unique<Figures>(whole.dict, 0.1, across.get());
+          ASSERT_TRUE(figures->NoteRecords(whole.dict).ok());
+        }
+        graph::WindowGraph wg;
+        std::swap(wg.window, w);
+        wg.matching = m;
+        wg.graph = graph::Graph(wg.window, wg.matching, true);
+        wg.times = graph::SplitCalls(wg.graph, wg.matching);
+        across->SetWindow(&wg.graph, &ghosts);
+        const Status added = figures->AddWindow(wg, &ended);
+        ASSERT_TRUE(added.ok()) << added.message();
+        std::swap(wg.window, w);
+      });
+      ASSERT_TRUE(figures != nullptr);
+      figures->Finish(&ended);
+      for (const PhaseFigures& f : ended) {
+        dist::Packer out;
+        PackFigures(f, &out);
+        mine.push_back(out.bytes());
+      }
+      std::lock_guard lock(mu);
+      packed[comm.rank()] = std::move(mine);
+    });
+    // A process ends the phases its ranks had calls in (one without
+    // ranks, none), merged by phase.
+    std::map<int32_t, PhaseFigures> merged;
+    for (int p = 0; p < processes; ++p) {
+      for (const std::string& bytes : packed[p]) {
+        dist::Unpacker peek(bytes);
+        const int32_t phase = static_cast<int32_t>(peek.Get<int64_t>());
+        dist::Unpacker in(bytes);
+        ASSERT_TRUE(MergePacked(&in, &merged[phase]).ok());
+      }
+    }
+    std::vector<std::string> got;
+    for (const auto& [phase, f] : merged) {
+      dist::Packer out;
+      PackFigures(f, &out);
+      got.push_back(out.bytes());
+    }
+    ASSERT_EQ(got.size(), expected.size()) << processes << " processes";
+    for (size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_TRUE(got[i] == expected[i]) << "the " << i << "th phase ended, at " << processes << " processes";
+    }
+  }
+}
+
 // Every field of a phase's figures survives PackFigures and MergePacked
 // (the figures of the phased run, packed again after a merge into nothing,
 // give the same bytes); two processes' figures of disjoint ranks merge

@@ -7,9 +7,11 @@ namespace rp::diagnose {
 
 using window::kNone;
 
-Figures::Figures(const window::Dictionary& dict, double cause_share)
-    : attribution_(dict),
-      sets_(repr::Config{.k = 2, .select = repr::Select::kRepr, .cost = repr::Cost::kCompute, .reset_at_phase = true}) {
+Figures::Figures(const window::Dictionary& dict, double cause_share, FiguresAcross* across)
+    : across_(across),
+      attribution_(dict),
+      sets_(repr::Config{.k = 2, .select = repr::Select::kRepr, .cost = repr::Cost::kCompute, .reset_at_phase = true}),
+      balance_(across ? across->balance() : nullptr) {
   cause_share_ = cause_share;
 }
 
@@ -34,22 +36,34 @@ void Figures::End(int32_t phase, std::vector<PhaseFigures>* ended) {
   open_.erase(it);
 }
 
-Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures>* ended) {
+Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* ended) {
   const window::Window& w = wg.window;
-  const graph::Graph& g = wg.graph;
-  RP_RETURN_IF_ERROR(ends_.NoteRecords(w));
+  graph::Graph& g = wg.graph;
+  RP_RETURN_IF_ERROR(across_ ? across_->ShareEnds(w, &ends_) : ends_.Note(w));
   attribution_.ForgetBefore(INT64_MAX);  // each window's computations are asked for once
-  if (w.events.empty()) return attribution_.AddWindow(w, run_start_);  // samples after the last call
   if (!started_) {
-    started_ = true;
-    run_start_ = g.application_start();
-    phased_ = ends_.Phased(w);
+    int64_t start = w.events.empty() ? INT64_MAX : g.application_start();
+    if (across_) {
+      RP_ASSIGN_OR_RETURN(start, across_->Least(start));
+    }
+    if (start != INT64_MAX) {
+      started_ = true;
+      run_start_ = start;
+      phased_ = ends_.Phased();
+    }
   }
+  // Samples after the last call; processes go on together (their passes
+  // are collective) while any has calls.
+  if (!started_ || (across_ == nullptr && w.events.empty())) return attribution_.AddWindow(w, run_start_);
   RP_RETURN_IF_ERROR(attribution_.AddWindow(w, run_start_));
   if (phased_) {
-    for (int32_t phase : ends_.EndedBefore(w)) End(phase, ended);
+    for (int32_t phase : ends_.EndedBefore()) End(phase, ended);
   }
-  sets_.Run(g, carried_, run_start_);
+  if (across_) {
+    RP_RETURN_IF_ERROR(across_->Sets(g, &sets_, carried_, run_start_));
+  } else {
+    sets_.Run(g, carried_, run_start_);
+  }
   states_.Find(wg);
   // The bytes each call moved: a message's, at the calls that start and
   // complete it (a Wait completing a receive moves what it received).
@@ -58,10 +72,24 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
     if (m.send_done != match::kNoEvent) moved_[m.send_done] += m.bytes;
     if (m.recv_done != match::kNoEvent) moved_[m.recv_done] += m.bytes;
   }
+  // The delayers other processes hold: their side of the delay costs.
+  std::unordered_map<uint32_t, Side> remote;
+  if (across_) {
+    std::vector<uint32_t> delayers;
+    for (uint32_t e = 0; e < w.events.size(); ++e) {
+      if (states_.pattern[e] == Pattern::kNone || !Held(w.events[e])) continue;
+      const uint32_t d = states_.delayer[e];
+      if (!Held(w.events[d]) && remote.emplace(d, Side{}).second) delayers.push_back(d);
+    }
+    std::vector<Side> sides;
+    RP_RETURN_IF_ERROR(across_->Sides(g, attribution_, delayers, &sides));
+    for (size_t i = 0; i < delayers.size(); ++i) remote[delayers[i]] = std::move(sides[i]);
+  }
   ++window_index_;
   RP_RETURN_IF_ERROR(balance_.Window(g, run_start_));
   const size_t ranks = std::max<size_t>(w.by_rank.size(), g.ranks());
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+    if (across_ && !across_->Holds(static_cast<int32_t>(rank))) continue;  // a ghost's: its holder measures it
     // The previous call's exit, where the computation before a call starts.
     int64_t before = rank < carried_.size() && carried_[rank].started ? carried_[rank].time : run_start_;
     // The phase of the rank's last call, its figures and cluster: a rank's
@@ -148,8 +176,11 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
       r.closing_fn = sync ? ev.fn : -1;
       if (const Pattern p = states_.pattern[e]; p != Pattern::kNone) {
         const uint32_t delayer = states_.delayer[e];
+        auto far = remote.find(delayer);
         RankFigures::Held s{WaitKey{p, ev.site, ev.fn}, w.events[delayer].rank, t.wait_before,
-                            Delay(g, attribution_, e, delayer, t.wait_before)};
+                            far == remote.end()
+                                ? Delay(g, attribution_, e, delayer, t.wait_before)
+                                : DelayFrom(far->second, SideComputation(g, attribution_, e), t.wait_before)};
         if (sync && (p == Pattern::kWaitNxN || p == Pattern::kWaitBarrier)) {
           r.held = std::move(s);
         } else {
@@ -162,10 +193,12 @@ Status Figures::AddWindow(const graph::WindowGraph& wg, std::vector<PhaseFigures
   RP_RETURN_IF_ERROR(MeasureBalance(g));
   balance_.Advance(g);
   if (phased_) {
-    for (int32_t phase : ends_.EndedIn(w)) End(phase, ended);
+    for (int32_t phase : ends_.EndedIn()) End(phase, ended);
   }
   return OkStatus();
 }
+
+bool Figures::Held(const window::Event& e) const { return across_ == nullptr || across_->Holds(e.rank); }
 
 double PhaseFigures::Symptom(const std::vector<size_t>& members) const {
   double sum = 0, least = INFINITY;
@@ -234,28 +267,67 @@ double Figures::Share(int32_t rank, int32_t site, int32_t function) const {
   return 0;
 }
 
-Status Figures::MeasureBalance(const graph::Graph& g) {
+void BalanceChoice::Add(const BalanceChoice& o) {
+  phase = o.phase;
+  first_window = std::min(first_window, o.first_window);
+  closed &= o.closed;
+  members += o.members;
+  wait_sum += o.wait_sum;
+  wait_least = std::min(wait_least, o.wait_least);
+  for (const auto& [function, spread] : o.functions) {
+    auto& [sum, most] = functions[function];
+    sum += spread.first;
+    most = std::max(most, spread.second);
+  }
+}
+
+Status Figures::MeasureBalance(graph::Graph& g) {
   // The phases whose calls all lie in this window, each rank's last a
-  // global synchronization; and the functions worth a what-if in each.
+  // global synchronization; and the functions worth a what-if in each:
+  // decided on every rank's figures, so every process measures the same.
+  std::vector<BalanceChoice> choices;
+  for (const auto& [phase, f] : open_) {
+    if (phase == kNone) continue;
+    BalanceChoice c;
+    c.phase = phase;
+    c.first_window = f.first_window;
+    for (size_t r = 0; r < f.ranks.size(); ++r) {
+      const RankFigures& rf = f.ranks[r];
+      if (!rf.present) continue;
+      ++c.members;
+      c.closed &= rf.closed;
+      c.wait_sum += rf.closing_wait;
+      c.wait_least = std::min(c.wait_least, rf.closing_wait);
+    }
+    for (const auto& [function, ns] : f.functions) {
+      auto& [sum, most] = c.functions[function];
+      for (size_t r = 0; r < f.ranks.size(); ++r) {
+        if (!f.ranks[r].present) continue;
+        const int64_t x = r < ns.size() ? ns[r] : 0;
+        sum += x;
+        most = std::max(most, x);
+      }
+    }
+    choices.push_back(std::move(c));
+  }
+  if (across_) RP_RETURN_IF_ERROR(across_->Choices(&choices));
   std::vector<int32_t> phases;
   std::map<int32_t, std::vector<size_t>> candidates;  // function -> indices into phases
-  for (auto& [phase, f] : open_) {
-    if (f.first_window != window_index_ || phase == kNone) continue;
-    std::vector<size_t> members;
-    bool closed = true;
-    for (size_t r = 0; r < f.ranks.size(); ++r) {
-      if (!f.ranks[r].present) continue;
-      members.push_back(r);
-      closed &= f.ranks[r].closed;
+  for (const BalanceChoice& c : choices) {
+    if (c.first_window != window_index_ || !c.closed || c.members == 0) continue;
+    // avg - min of the closing waits (PhaseFigures::Symptom), and max - avg
+    // of each function (MaxOverMean), over the members.
+    const double n = static_cast<double>(c.members);
+    const double symptom = static_cast<double>(c.wait_sum) / n - static_cast<double>(c.wait_least);
+    if (auto it = open_.find(c.phase); it != open_.end()) {
+      it->second.balance_measured = true;
+      it->second.what_if.clear();
     }
-    if (!closed || members.empty()) continue;
-    const double symptom = f.Symptom(members);
-    f.balance_measured = true;
-    f.what_if.clear();
-    phases.push_back(phase);
+    phases.push_back(c.phase);
     if (symptom <= 0) continue;
-    for (const auto& [function, ns] : f.functions) {
-      if (MaxOverMean(ns, members) >= cause_share_ * symptom) candidates[function].push_back(phases.size() - 1);
+    for (const auto& [function, spread] : c.functions) {
+      const double excess = static_cast<double>(spread.second) - static_cast<double>(spread.first) / n;
+      if (excess >= cause_share_ * symptom) candidates[function].push_back(phases.size() - 1);
     }
   }
   for (const auto& [function, which] : candidates) {
@@ -263,7 +335,9 @@ Status Figures::MeasureBalance(const graph::Graph& g) {
         const std::vector<int64_t> saved,
         balance_.Savings(g, attribution_, [this](int32_t rank, int32_t site, int32_t fn) { return Share(rank, site, fn); },
                          phases, function, run_start_));
-    for (size_t i : which) open_[phases[i]].what_if[function] = saved[i];
+    for (size_t i : which) {
+      if (auto it = open_.find(phases[i]); it != open_.end()) it->second.what_if[function] = saved[i];
+    }
   }
   return OkStatus();
 }

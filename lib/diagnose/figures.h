@@ -25,7 +25,7 @@
 #include "lib/diagnose/wait_states.h"
 #include "lib/diagnose/what_if.h"
 #include "lib/graph/window_graphs.h"
-#include "lib/phases/phase_ends.h"
+#include "lib/phases/distributed.h"
 #include "lib/profile/attribution.h"
 #include "lib/repr/path_sets.h"
 #include "lib/window/window.h"
@@ -124,15 +124,57 @@ struct PhaseFigures {
   double Symptom(const std::vector<size_t>& ranks) const;
 };
 
+// What decides which balancing what-ifs a phase gets (MeasureBalance):
+// its ranks' closings and each function's spread over them, in sums that
+// add up over processes holding disjoint ranks.
+struct BalanceChoice {
+  int32_t phase = window::kNone;
+  int64_t first_window = INT64_MAX;  // the least window any of its ranks had calls in
+  bool closed = true;                // every rank's last call a global synchronization
+  int64_t members = 0;               // ranks with calls
+  int64_t wait_sum = 0, wait_least = INT64_MAX;  // their waiting at the closing synchronization
+  std::map<int32_t, std::pair<int64_t, int64_t>> functions;  // function -> (sum, greatest) over the members
+
+  void Add(const BalanceChoice& o);
+};
+
+// What Figures needs of the other processes when a window's ranks are
+// split between them (distributed.h's FiguresAcrossProcesses); without
+// it, one process. Every process calls each in the same turn.
+class FiguresAcross {
+ public:
+  virtual ~FiguresAcross() = default;
+  // Whether this process reads `rank`'s records (the others' are ghosts).
+  virtual bool Holds(int32_t rank) const = 0;
+  // The least of `mine` over the processes.
+  virtual Expected<int64_t> Least(int64_t mine) = 0;
+  // The window's phase records and calls by phase, from every process.
+  virtual Status ShareEnds(const window::Window& w, phases::SharedPhaseEnds* ends) = 0;
+  // `sets` over the window's graph, replayed.
+  virtual Status Sets(graph::Graph& g, repr::PathSets* sets, const std::vector<repr::RankSet>& carried,
+                      int64_t run_start) = 0;
+  // The delayers' (ghosts') side of their delay costs, from their holders.
+  virtual Status Sides(const graph::Graph& g, const profile::Attribution& attribution,
+                       const std::vector<uint32_t>& delayers, std::vector<Side>* sides) = 0;
+  // Each choice added up over the processes, by phase (ascending).
+  virtual Status Choices(std::vector<BalanceChoice>* choices) = 0;
+  // The balancing what-if's passes (set to each window's graph by the
+  // caller before AddWindow).
+  virtual Across* balance() = 0;
+};
+
 class Figures {
  public:
   // `cause_share`: the functions whose balancing what-if is measured have
   // an imbalance (max - avg) of at least this share of the phase's symptom.
-  Figures(const window::Dictionary& dict, double cause_share);
+  // `across`: the other processes (null: none; it must outlive this).
+  Figures(const window::Dictionary& dict, double cause_share, FiguresAcross* across = nullptr);
   Status NoteRecords(const window::Dictionary& dict) { return ends_.NoteRecords(dict); }
 
-  // Adds a window; appends the phases that ended to *ended.
-  Status AddWindow(const graph::WindowGraph& w, std::vector<PhaseFigures>* ended);
+  // Adds a window; appends the phases that ended to *ended. With `across`,
+  // only the ranks this process holds are measured, and a window's graph
+  // may change (a replay breaks its cycles).
+  Status AddWindow(graph::WindowGraph& w, std::vector<PhaseFigures>* ended);
   // The phases still open end here.
   void Finish(std::vector<PhaseFigures>* ended);
 
@@ -157,10 +199,13 @@ class Figures {
  private:
   PhaseFigures& At(int32_t phase, size_t ranks);
   // The balancing what-ifs of the phases of window `g` that lie whole in it.
-  Status MeasureBalance(const graph::Graph& g);
+  Status MeasureBalance(graph::Graph& g);
+  // Whether this process measures the event's rank.
+  bool Held(const window::Event& e) const;
   void End(int32_t phase, std::vector<PhaseFigures>* ended);
 
-  phases::PhaseEnds ends_;
+  FiguresAcross* across_;
+  phases::SharedPhaseEnds ends_;
   profile::Attribution attribution_;
   repr::PathSets sets_;
   WaitStates states_;

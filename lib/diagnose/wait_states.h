@@ -71,6 +71,8 @@ struct DelayCost {
   std::vector<std::pair<int32_t, int64_t>> functions;  // by function id (the context tree's)
   int64_t propagated = 0;
 };
+// One side's computation by function (the context tree's function id).
+using Side = std::vector<std::pair<int32_t, int64_t>>;
 // `attribution` holds the window of `g`, where both events are.
 DelayCost Delay(const graph::Graph& g, const profile::Attribution& attribution, uint32_t waiter, uint32_t delayer,
                 int64_t wait);
@@ -79,10 +81,8 @@ DelayCost Delay(const graph::Graph& g, const profile::Attribution& attribution, 
 // the site records alike on every process) over its interval, reaching
 // back over the calls that only start something; and the cost from both
 // sides.
-std::vector<std::pair<int32_t, int64_t>> SideComputation(const graph::Graph& g,
-                                                         const profile::Attribution& attribution, uint32_t event);
-DelayCost DelayFrom(const std::vector<std::pair<int32_t, int64_t>>& delayer,
-                    const std::vector<std::pair<int32_t, int64_t>>& waiter, int64_t wait);
+Side SideComputation(const graph::Graph& g, const profile::Attribution& attribution, uint32_t event);
+DelayCost DelayFrom(const Side& delayer, const Side& waiter, int64_t wait);
 
 // Wait states of one pattern at one call site, summed.
 struct WaitKey {

@@ -30,12 +30,18 @@ class SharedPhaseEnds {
   Status NoteRecords(const window::Dictionary& dict) { return ends_.NoteRecords(dict); }
   // The window's phase records and calls by phase, from every process.
   Status Share(dist::Comm& comm, const window::Window& w);
+  // The same of one process reading the whole window.
+  Status Note(const window::Window& w) {
+    calls_ = PhaseEnds::Calls(w);
+    return ends_.NoteRecords(w);
+  }
   // PhaseEnds' answers for the window last shared.
   std::vector<int32_t> EndedBefore() { return ends_.EndedBefore(calls_); }
   std::vector<int32_t> EndedIn() { return ends_.EndedIn(calls_); }
   // PhaseEnds::Phased of the window last shared.
   bool Phased() const;
   const PhaseEnds& ends() const { return ends_; }
+  int64_t cluster(int32_t phase) const { return ends_.cluster(phase); }
   const std::map<int32_t, int64_t>& calls() const { return calls_; }
 
  private:
