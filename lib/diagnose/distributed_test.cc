@@ -268,12 +268,31 @@ TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
   }
 }
 
+// What the findings read of Figures' run-wide tables, as text: each
+// site's callers, dominant function and path computation, the run's end
+// and the timeline records of every cluster.
+std::string Tables(const Figures& figures, const window::Dictionary& dict) {
+  std::string out = "end " + std::to_string(figures.run_end()) + "\n";
+  for (const trace::SiteRecord& site : dict.sites) {
+    const int32_t id = static_cast<int32_t>(site.id);
+    out += "site " + std::to_string(id) + ": " + std::to_string(figures.callers(id)) + " callers, function " +
+           std::to_string(figures.DominantFunction(id)) + ", path";
+    for (double ns : figures.PathCompute(id)) out += " " + std::to_string(ns);
+    out += "\n";
+  }
+  trace::Writer writer(trace::StringOutput(&out));
+  for (int64_t cluster = -1; cluster < 8; ++cluster) EXPECT_TRUE(figures.timeline().Write(cluster, writer).ok());
+  EXPECT_TRUE(writer.Close().ok());
+  return out;
+}
+
 // Figures over FiguresAcrossProcesses: on the phased run split between
 // 1-4 processes, each process measures its ranks (wait states with
 // delayers elsewhere, the ideal time's path sets and the balancing
 // what-ifs replayed, the choice of what-ifs made on every rank's
-// figures); every process ends the same phases, and each phase's figures
-// merged over the processes are the one-process figures, field for field.
+// figures); each phase's figures merged over the processes are the
+// one-process figures, field for field, and so are the run-wide tables
+// (callers, dominant functions, timeline) merged into process 0's.
 TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
   const trace::StageOutput phased = trace::RunStage(
       [](trace::InputSet& in, trace::Writer& out) { return phases::Run(phases::Config{}, in, out); },
@@ -281,6 +300,7 @@ TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
   ASSERT_TRUE(phased.status.ok()) << phased.status.message();
   const window::TestWindows whole = window::ReadWindows(phased.text);
   std::vector<std::string> expected;  // by phase ended (in phase order): the packed figures
+  std::string expected_tables;
   size_t what_ifs = 0, waits = 0;
   {
     Figures figures(whole.dict, 0.1);
@@ -300,7 +320,9 @@ TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
       what_ifs += f.what_if.size();
       waits += f.waits.size();
     }
+    expected_tables = Tables(figures, whole.dict);
   }
+  ASSERT_NE(expected_tables.find("\"type\":\"timeline\""), std::string::npos) << expected_tables;
   ASSERT_GT(expected.size(), 4u);
   ASSERT_GT(what_ifs, 2u) << "no balancing what-if: the test tests nothing";
   ASSERT_GT(waits, 2u);
@@ -308,6 +330,7 @@ TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
   for (int processes : {1, 2, 3, 4}) {
     std::mutex mu;
     std::vector<std::vector<std::string>> packed(processes);  // by process, by phase ended
+    std::string tables;  // process 0's, the others' merged in
     dist::LocalGroup::Run(processes, [&](dist::Comm& comm) {
       std::vector<std::string> mine;
       std::unique_ptr<FiguresAcrossProcesses> across;
@@ -337,7 +360,19 @@ TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
         PackFigures(f, &out);
         mine.push_back(out.bytes());
       }
+      dist::Packer own;
+      figures->PackTables(&own);
+      auto all = comm.Allgather(own.bytes());
+      ASSERT_TRUE(all.ok());
       std::lock_guard lock(mu);
+      if (comm.rank() == 0) {
+        for (int p = 1; p < comm.size(); ++p) {
+          dist::Unpacker in((*all)[p]);
+          ASSERT_TRUE(figures->MergeTables(&in).ok());
+          EXPECT_TRUE(in.done());
+        }
+        tables = Tables(*figures, whole.dict);
+      }
       packed[comm.rank()] = std::move(mine);
     });
     // A process ends the phases its ranks had calls in (one without
@@ -361,6 +396,7 @@ TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
     for (size_t i = 0; i < expected.size(); ++i) {
       EXPECT_TRUE(got[i] == expected[i]) << "the " << i << "th phase ended, at " << processes << " processes";
     }
+    EXPECT_EQ(tables, expected_tables) << processes << " processes";
   }
 }
 

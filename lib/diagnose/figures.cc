@@ -360,6 +360,70 @@ std::vector<double> Figures::PathCompute(int32_t site) const {
   return out;
 }
 
+void Figures::PackTables(dist::Packer* out) const {
+  out->Put(run_end_);
+  out->Put<uint64_t>(callers_.size());
+  for (const auto& [site, by_rank] : callers_) {
+    out->Put(site);
+    out->Put<uint64_t>(by_rank.size());
+    out->Put<uint64_t>(std::count(by_rank.begin(), by_rank.end(), true));
+    for (size_t r = 0; r < by_rank.size(); ++r) {
+      if (by_rank[r]) out->Put<uint64_t>(r);
+    }
+  }
+  out->Put<uint64_t>(mix_.size());
+  for (const auto& [key, mix] : mix_) {
+    out->Put(key);
+    out->Put(mix.ns);
+    out->Put<uint64_t>(mix.functions.size());
+    for (const auto& [function, ns] : mix.functions) {
+      out->Put(function);
+      out->Put(ns);
+    }
+  }
+  out->Put<uint64_t>(path_compute_.size());
+  for (const auto& [site, by_rank] : path_compute_) {
+    out->Put(site);
+    out->Put<uint64_t>(by_rank.size());
+    for (double ns : by_rank) out->Put(ns);
+  }
+  timeline_.Pack(out);
+}
+
+Status Figures::MergeTables(dist::Unpacker* in) {
+  constexpr uint64_t kMostRanks = uint64_t{1} << 24;
+  run_end_ = std::max(run_end_, in->Get<int64_t>());
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    std::vector<bool>& by_rank = callers_[in->Get<int32_t>()];
+    const uint64_t size = in->Get<uint64_t>();
+    if (in->bad() || size > kMostRanks) return InputError("damaged run tables");
+    if (by_rank.size() < size) by_rank.resize(size);
+    for (uint64_t k = in->Get<uint64_t>(); k > 0 && !in->bad(); --k) {
+      const uint64_t r = in->Get<uint64_t>();
+      if (r >= kMostRanks) return InputError("damaged run tables");
+      if (by_rank.size() <= r) by_rank.resize(r + 1);
+      by_rank[r] = true;
+    }
+  }
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    Mix& mix = mix_[in->Get<uint64_t>()];  // a rank's: one process's
+    mix.ns += in->Get<int64_t>();
+    for (uint64_t k = in->Get<uint64_t>(); k > 0 && !in->bad(); --k) {
+      const int32_t function = in->Get<int32_t>();
+      mix.functions.emplace_back(function, in->Get<int64_t>());
+    }
+  }
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    std::vector<double>& by_rank = path_compute_[in->Get<int32_t>()];
+    const uint64_t size = in->Get<uint64_t>();
+    if (in->bad() || size > kMostRanks) return InputError("damaged run tables");
+    if (by_rank.size() < size) by_rank.resize(size);
+    for (uint64_t r = 0; r < size; ++r) by_rank[r] += in->Get<double>();
+  }
+  RP_RETURN_IF_ERROR(timeline_.Merge(in));
+  return in->bad() ? InputError("damaged run tables") : OkStatus();
+}
+
 int64_t Figures::callers(int32_t site) const {
   auto it = callers_.find(site);
   return it == callers_.end() ? 0 : std::count(it->second.begin(), it->second.end(), true);

@@ -196,6 +196,13 @@ class Figures {
   // The path's computation before calls at `site`, by rank (empty if none).
   std::vector<double> PathCompute(int32_t site) const;
 
+  // The run-wide tables the findings read (callers, the computations'
+  // split by function, the path's computation, the timeline, the run's
+  // end), packed by processes holding disjoint ranks and merged into one
+  // (rp-diagnose-mpi's writer).
+  void PackTables(dist::Packer* out) const;
+  Status MergeTables(dist::Unpacker* in);
+
  private:
   PhaseFigures& At(int32_t phase, size_t ranks);
   // The balancing what-ifs of the phases of window `g` that lie whole in it.

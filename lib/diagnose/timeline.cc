@@ -116,4 +116,62 @@ Status Timeline::Write(int64_t cluster, trace::Writer& out) const {
   return OkStatus();
 }
 
+void Timeline::Pack(dist::Packer* out) const {
+  out->Put<uint64_t>(kept_.size());
+  for (const auto& [cluster, k] : kept_) {
+    out->Put(cluster);
+    out->Put(k.phase);
+    out->Put(k.latest);
+    out->Put(k.seen);
+    for (const std::vector<Span>* spans : {&k.spans, &k.steps}) {
+      out->Put<uint64_t>(spans->size());
+      for (const Span& s : *spans) out->Put(s);
+    }
+  }
+}
+
+Status Timeline::Merge(dist::Unpacker* in) {
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    const int64_t cluster = in->Get<int64_t>();
+    Kept theirs;
+    theirs.phase = in->Get<int32_t>();
+    theirs.latest = in->Get<int32_t>();
+    theirs.seen = in->Get<int64_t>();
+    for (std::vector<Span>* spans : {&theirs.spans, &theirs.steps}) {
+      const uint64_t count = in->Get<uint64_t>();
+      if (in->bad() || count > kMostSpans * 4) return InputError("damaged timeline");
+      spans->resize(count);
+      for (Span& s : *spans) s = in->Get<Span>();
+    }
+    auto [it, fresh] = kept_.try_emplace(cluster);
+    Kept& k = it->second;
+    if (!fresh && theirs.phase < k.phase) continue;  // an earlier phase than drawn: not drawn
+    if (fresh || theirs.phase > k.phase) {
+      spans_ -= k.spans.size();
+      k = std::move(theirs);
+      spans_ += k.spans.size();
+      cluster_of_[k.phase] = cluster;
+      continue;
+    }
+    k.latest = std::max(k.latest, theirs.latest);
+    k.seen = std::max(k.seen, theirs.seen);
+    k.spans.insert(k.spans.end(), theirs.spans.begin(), theirs.spans.end());
+    spans_ += theirs.spans.size();
+    // Along the path every step starts where the one before ended: by
+    // time they are in the path's order; steps on one rank in a row are one.
+    std::vector<Span> steps = std::move(k.steps);
+    steps.insert(steps.end(), theirs.steps.begin(), theirs.steps.end());
+    std::sort(steps.begin(), steps.end(), [](const Span& a, const Span& b) { return a.t0 < b.t0; });
+    k.steps.clear();
+    for (const Span& s : steps) {
+      if (!k.steps.empty() && k.steps.back().rank == s.rank && k.steps.back().t1 == s.t0) {
+        k.steps.back().t1 = s.t1;
+      } else {
+        k.steps.push_back(s);
+      }
+    }
+  }
+  return in->bad() ? InputError("damaged timeline") : OkStatus();
+}
+
 }  // namespace rp::diagnose

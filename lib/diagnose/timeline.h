@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lib/base/status.h"
+#include "lib/dist/comm.h"
 #include "lib/trace/writer.h"
 
 namespace rp::diagnose {
@@ -37,6 +38,13 @@ class Timeline {
   // The timeline records of `cluster`'s phase (a phase without a cluster
   // is its own; kNone: the run's only phase), if one was kept.
   Status Write(int64_t cluster, trace::Writer& out) const;
+
+  // What processes holding disjoint ranks kept, packed by each and merged
+  // into one (rp-diagnose-mpi): a cluster's spans of the phase the
+  // processes drew (where they saw different phases of it, the latest
+  // drawn), its path steps in time order.
+  void Pack(dist::Packer* out) const;
+  Status Merge(dist::Unpacker* in);
 
  private:
   enum State : uint8_t { kCompute, kMpi, kWait };
