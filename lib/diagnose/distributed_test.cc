@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "lib/diagnose/path_records.h"
 #include "lib/dist/local_comm.h"
 #include "lib/graph/imbalance.h"
 #include "lib/graph/window_graphs.h"
@@ -398,6 +399,34 @@ TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
     }
     EXPECT_EQ(tables, expected_tables) << processes << " processes";
   }
+}
+
+// The critical path's run-wide records, as text for another process,
+// are kept again as they were (every record, in order).
+TEST(PathRecords, TextRoundTrip) {
+  const window::TestWindows whole = window::ReadWindows(LateSenders(6, 6));
+  PathSource source(whole.dict, [](const trace::CpSegmentRecord&) {});
+  for (const window::Window& w : whole.windows) {
+    auto wg = std::make_unique<graph::WindowGraph>();
+    wg->window = w;
+    wg->Build(whole.dict);
+    ASSERT_TRUE(source.AddWindow(&wg).ok());
+  }
+  ASSERT_TRUE(source.Finish().ok());
+  const PathRecords& records = source.records();
+  ASSERT_TRUE(records.summary.has_value());
+  ASSERT_FALSE(records.sites.empty());
+  ASSERT_FALSE(records.zeroings.empty());
+  auto text = records.Text();
+  ASSERT_TRUE(text.ok());
+  PathRecords again;
+  ASSERT_TRUE(again.KeepText(*text).ok());
+  auto twice = again.Text();
+  ASSERT_TRUE(twice.ok());
+  EXPECT_EQ(*twice, *text);
+  EXPECT_EQ(again.sites.size(), records.sites.size());
+  EXPECT_EQ(again.functions.size(), records.functions.size());
+  EXPECT_EQ(again.zeroings.size(), records.zeroings.size());
 }
 
 // Every field of a phase's figures survives PackFigures and MergePacked

@@ -19,6 +19,32 @@ void PathRecords::Keep(const trace::Record& r) {
   }
 }
 
+Expected<std::string> PathRecords::Text() const {
+  std::string text;
+  trace::Writer writer(trace::StringOutput(&text));
+  if (summary) RP_RETURN_IF_ERROR(writer.Write(*summary));
+  for (const auto* records : {&sites, &functions}) {
+    for (const trace::CpProfileRecord& r : *records) RP_RETURN_IF_ERROR(writer.Write(r));
+  }
+  for (const trace::CpZeroingRecord& r : zeroings) RP_RETURN_IF_ERROR(writer.Write(r));
+  RP_RETURN_IF_ERROR(writer.Close());
+  return text;
+}
+
+Status PathRecords::KeepText(std::string_view text) {
+  trace::LineDecoder decoder;
+  trace::Record record;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    if (line.empty()) continue;
+    RP_RETURN_IF_ERROR(decoder.DecodeCopy(line, &record));
+    Keep(record);
+  }
+  return OkStatus();
+}
+
 PathSource::PathSource(const window::Dictionary& dict, std::function<void(const trace::CpSegmentRecord&)> step)
     : step_(std::move(step)) {
   for (const std::string& p : dict.header.producer) {

@@ -26,6 +26,10 @@ struct PathRecords {
 
   // Keeps a run-wide record of those types (phase records are passed over).
   void Keep(const trace::Record& r);
+  // The records as rp-trace lines, for another process (rp-diagnose-mpi),
+  // and each such line kept again, in its order.
+  Expected<std::string> Text() const;
+  Status KeepText(std::string_view text);
 };
 
 class PathSource {
