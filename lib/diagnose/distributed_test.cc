@@ -82,6 +82,27 @@ std::string LateSenders(int ranks, int iterations) {
   return text;
 }
 
+// LateSenders tagged by rp-phases ("" if it fails).
+std::string PhasedLateSenders(int ranks, int iterations) {
+  const trace::StageOutput phased = trace::RunStage(
+      [](trace::InputSet& in, trace::Writer& out) { return phases::Run(phases::Config{}, in, out); },
+      LateSenders(ranks, iterations));
+  EXPECT_TRUE(phased.status.ok()) << phased.status.message();
+  return phased.status.ok() ? phased.text : std::string();
+}
+
+// The figures of the run one process measures, phase by phase as they end.
+void MeasureOneProcess(const window::TestWindows& whole, Figures& figures, std::vector<PhaseFigures>* ended) {
+  ASSERT_TRUE(figures.NoteRecords(whole.dict).ok());
+  for (const window::Window& w : whole.windows) {
+    graph::WindowGraph wg;
+    wg.window = w;
+    wg.Build(whole.dict);
+    ASSERT_TRUE(figures.AddWindow(wg, ended).ok());
+  }
+  figures.Finish(ended);
+}
+
 std::string Name(const window::Event& e) { return std::to_string(e.rank) + "." + std::to_string(e.seq); }
 
 std::string Describe(const profile::Attribution& attribution, const window::Event& delayer, Pattern p,
@@ -206,11 +227,9 @@ TEST(RemoteSides, DelayCostsAreTheOneProcessCosts) {
 // what-if of work_a (computed on the odd ranks) for each window's phases
 // saves what one process's BalanceWhatIf says, at 1-4 processes.
 TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
-  const trace::StageOutput phased = trace::RunStage(
-      [](trace::InputSet& in, trace::Writer& out) { return phases::Run(phases::Config{}, in, out); },
-      LateSenders(6, 6));
-  ASSERT_TRUE(phased.status.ok()) << phased.status.message();
-  const window::TestWindows whole = window::ReadWindows(phased.text);
+  const std::string phased = PhasedLateSenders(6, 6);
+  ASSERT_FALSE(phased.empty());
+  const window::TestWindows whole = window::ReadWindows(phased);
   profile::Attribution named(whole.dict);
   const int32_t work_a = named.tree().FindFunction("work_a");
   ASSERT_GE(work_a, 0);
@@ -242,7 +261,7 @@ TEST(BalanceAcross, SavingsAreTheOneProcessSavings) {
     for (int64_t s : window) saved_somewhere += s != 0;
   }
   ASSERT_GT(saved_somewhere, 2);
-  const std::string index = trace::WriteSplit("balance", phased.text, {{0, 1}, {2, 3}, {4, 5}});
+  const std::string index = trace::WriteSplit("balance", phased, {{0, 1}, {2, 3}, {4, 5}});
   for (int processes : {1, 2, 3, 4}) {
     std::mutex mu;
     std::vector<std::vector<std::vector<int64_t>>> got(processes);
@@ -295,25 +314,16 @@ std::string Tables(const Figures& figures, const window::Dictionary& dict) {
 // one-process figures, field for field, and so are the run-wide tables
 // (callers, dominant functions, timeline) merged into process 0's.
 TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
-  const trace::StageOutput phased = trace::RunStage(
-      [](trace::InputSet& in, trace::Writer& out) { return phases::Run(phases::Config{}, in, out); },
-      LateSenders(6, 8));
-  ASSERT_TRUE(phased.status.ok()) << phased.status.message();
-  const window::TestWindows whole = window::ReadWindows(phased.text);
+  const std::string phased = PhasedLateSenders(6, 8);
+  ASSERT_FALSE(phased.empty());
+  const window::TestWindows whole = window::ReadWindows(phased);
   std::vector<std::string> expected;  // by phase ended (in phase order): the packed figures
   std::string expected_tables;
   size_t what_ifs = 0, waits = 0;
   {
     Figures figures(whole.dict, 0.1);
-    ASSERT_TRUE(figures.NoteRecords(whole.dict).ok());
     std::vector<PhaseFigures> ended;
-    for (const window::Window& w : whole.windows) {
-      graph::WindowGraph wg;
-      wg.window = w;
-      wg.Build(whole.dict);
-      ASSERT_TRUE(figures.AddWindow(wg, &ended).ok());
-    }
-    figures.Finish(&ended);
+    MeasureOneProcess(whole, figures, &ended);
     for (const PhaseFigures& f : ended) {
       dist::Packer out;
       PackFigures(f, &out);
@@ -327,7 +337,7 @@ TEST(FiguresAcross, MergedFiguresAreTheOneProcessFigures) {
   ASSERT_GT(expected.size(), 4u);
   ASSERT_GT(what_ifs, 2u) << "no balancing what-if: the test tests nothing";
   ASSERT_GT(waits, 2u);
-  const std::string index = trace::WriteSplit("figures", phased.text, {{0, 1}, {2, 3}, {4, 5}});
+  const std::string index = trace::WriteSplit("figures", phased, {{0, 1}, {2, 3}, {4, 5}});
   for (int processes : {1, 2, 3, 4}) {
     std::mutex mu;
     std::vector<std::vector<std::string>> packed(processes);  // by process, by phase ended
@@ -434,21 +444,12 @@ TEST(PathRecords, TextRoundTrip) {
 // give the same bytes); two processes' figures of disjoint ranks merge
 // into the sums and extremes of both.
 TEST(PhaseFigures, PackAndMerge) {
-  const trace::StageOutput phased = trace::RunStage(
-      [](trace::InputSet& in, trace::Writer& out) { return phases::Run(phases::Config{}, in, out); },
-      LateSenders(6, 6));
-  ASSERT_TRUE(phased.status.ok());
-  const window::TestWindows whole = window::ReadWindows(phased.text);
+  const std::string phased = PhasedLateSenders(6, 6);
+  ASSERT_FALSE(phased.empty());
+  const window::TestWindows whole = window::ReadWindows(phased);
   Figures figures(whole.dict, 0.1);
-  ASSERT_TRUE(figures.NoteRecords(whole.dict).ok());
   std::vector<PhaseFigures> ended;
-  for (const window::Window& w : whole.windows) {
-    graph::WindowGraph wg;
-    wg.window = w;
-    wg.Build(whole.dict);
-    ASSERT_TRUE(figures.AddWindow(wg, &ended).ok());
-  }
-  figures.Finish(&ended);
+  MeasureOneProcess(whole, figures, &ended);
   ASSERT_GT(ended.size(), 3u);
   size_t with_waits = 0;
   for (const PhaseFigures& f : ended) {
