@@ -1,4 +1,5 @@
 // rp-diagnose: findings with severity, cause and remedy.
+#include "cmd/rp-diagnose/options.h"
 #include "lib/cli/tool.h"
 #include "lib/diagnose/compare.h"
 #include "lib/diagnose/diagnose.h"
@@ -14,11 +15,7 @@ int main(int argc, char** argv) {
   tool.AddHold(&io);
   tool.AddOutput(&io);
   CLI::App& app = tool.app();
-  double threshold_percent = 100 * config.threshold;
-  app.add_option("--threshold", threshold_percent, "drop findings that would save less than this % of run time")
-      ->type_name("PERCENT")
-      ->check(CLI::Range(0.0, 100.0))
-      ->capture_default_str();
+  rp::diagnose::DiagnoseOptions options(app, &config);
   bool no_passthrough = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the diagnosis records, not the input's");
   bool compare = false;
@@ -55,7 +52,7 @@ int main(int argc, char** argv) {
       "--compare writes finding_change records (matched by category, phase cluster, MPI call,\n"
       "function, file and line), then both runs' efficiency records marked run \"a\" and \"b\".");
   return tool.Main(argc, argv, [&]() -> rp::Status {
-    config.threshold = threshold_percent / 100;
+    options.Finish();
     config.passthrough = !no_passthrough;
     if (compare) {
       if (io.inputs.size() != 2 || io.inputs[0] == "-" || io.inputs[1] == "-") {

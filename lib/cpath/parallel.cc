@@ -16,6 +16,7 @@
 #include "lib/graph/distributed_path.h"
 #include "lib/graph/imbalance.h"
 #include "lib/match/distributed.h"
+#include "lib/dist/place.h"
 #include "lib/dist/split_output.h"
 
 namespace rp::cpath {
@@ -24,11 +25,7 @@ namespace {
 using graph::Segment;
 using window::kNone;
 
-// A line's place in the stream (trace::Reader::OrderKey), with its process.
-struct Place {
-  int64_t phase = INT64_MIN, time = INT64_MIN, rank = INT64_MIN, process = -1;
-  auto operator<=>(const Place&) const = default;
-};
+using dist::Place;
 
 // What decides a window's writing, over all processes: where its last line
 // is (the process that writes what follows it), where its first line is
@@ -180,10 +177,7 @@ class ParallelCpath {
   }
 
   Expected<Place> PlaceOf(const window::Window& w, const window::Line& line) {
-    RP_RETURN_IF_ERROR(decoder_.DecodeCopy(w.text(line), &record_));
-    trace::Reader::OrderKey key;
-    trace::Reader::OrderKeyOf(record_, &key);
-    return Place{key.phase, key.time, key.rank, comm_.rank()};
+    return placer_.Of(w.text(line), comm_.rank());
   }
 
   // The window's function cuts (CodeProfile::cuts), their functions
@@ -405,6 +399,7 @@ class ParallelCpath {
   int64_t max_phase_ = INT64_MIN, path_phase_ = INT64_MIN, complete_below_ = INT64_MIN;
   int holder_ = -1;  // the process holding the last line so far
   Place last_place_;
+  dist::Placer placer_;
   trace::LineDecoder decoder_;
   trace::Record record_;
 };

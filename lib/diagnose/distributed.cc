@@ -255,6 +255,11 @@ Status MergePacked(dist::Unpacker* in, PhaseFigures* into) {
   }
   if (first) f.what_if = std::move(what_if);
   if (!f.balance_measured) f.what_if.clear();
+  // Every function's time by rank covers every rank (as Figures ends a
+  // phase): a process sized them to the ranks it saw.
+  for (auto& [function, ns] : f.functions) {
+    if (ns.size() < f.ranks.size()) ns.resize(f.ranks.size());
+  }
   return in->bad() ? InputError("damaged phase figures") : OkStatus();
 }
 

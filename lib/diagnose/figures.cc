@@ -28,6 +28,7 @@ PhaseFigures& Figures::At(int32_t phase, size_t ranks) {
 }
 
 void Figures::End(int32_t phase, std::vector<PhaseFigures>* ended) {
+  ended_order_.push_back(phase);
   auto it = open_.find(phase);
   if (it == open_.end()) return;  // no calls but MPI_Init's: nothing measured
   it->second.cluster = ends_.cluster(phase);
@@ -41,6 +42,7 @@ Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* end
   graph::Graph& g = wg.graph;
   RP_RETURN_IF_ERROR(across_ ? across_->ShareEnds(w, &ends_) : ends_.Note(w));
   attribution_.ForgetBefore(INT64_MAX);  // each window's computations are asked for once
+  ended_order_.clear();
   if (!started_) {
     int64_t start = w.events.empty() ? INT64_MAX : g.application_start();
     if (across_) {
@@ -343,6 +345,9 @@ Status Figures::MeasureBalance(graph::Graph& g) {
 }
 
 void Figures::PathStep(const trace::CpSegmentRecord& s) {
+  if (s.has_phase() || !phased_) {
+    timeline_.Step(s.has_phase() ? static_cast<int32_t>(s.phase) : kNone, static_cast<int32_t>(s.rank), s.t0, s.t1);
+  }
   if (s.kind != "compute" || !s.has_site() || s.rank < 0 || s.length <= 0) return;
   if (s.rank >= (1 << 20)) return;  // a stray rank must not size the table
   std::vector<double>& by_rank = path_compute_[static_cast<int32_t>(s.site)];
@@ -431,6 +436,7 @@ int64_t Figures::callers(int32_t site) const {
 
 void Figures::Finish(std::vector<PhaseFigures>* ended) {
   attribution_.Finish();
+  ended_order_.clear();
   std::vector<int32_t> open;
   for (const auto& [phase, f] : open_) open.push_back(phase);
   for (int32_t phase : open) End(phase, ended);

@@ -178,6 +178,9 @@ class Figures {
   // The phases still open end here.
   void Finish(std::vector<PhaseFigures>* ended);
 
+  // The phases the last AddWindow ended, in the order it ended them (over
+  // every process: some may have had no calls here).
+  const std::vector<int32_t>& ended_order() const { return ended_order_; }
   bool started() const { return started_; }
   bool phased() const { return phased_; }
   int64_t run_start() const { return run_start_; }
@@ -190,8 +193,9 @@ class Figures {
   int32_t DominantFunction(int32_t site) const;
   Timeline& timeline() { return timeline_; }
   const Timeline& timeline() const { return timeline_; }
-  // A step of the run's critical path: its computation before calls at a
-  // site, by rank, names the ranks a critical computation runs on.
+  // A step of the run's critical path: drawn in the timeline; its
+  // computation before calls at a site, by rank, names the ranks a
+  // critical computation runs on.
   void PathStep(const trace::CpSegmentRecord& s);
   // The path's computation before calls at `site`, by rank (empty if none).
   std::vector<double> PathCompute(int32_t site) const;
@@ -237,6 +241,7 @@ class Figures {
   int64_t window_index_ = -1;
   std::vector<repr::RankSet> carried_;
   std::map<int32_t, PhaseFigures> open_;
+  std::vector<int32_t> ended_order_;
   std::unordered_map<int32_t, std::vector<bool>> callers_;  // by site: the ranks calling it
   std::unordered_map<int32_t, std::vector<double>> path_compute_;  // by site, by rank
   bool started_ = false, phased_ = false;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The stages on P = 1, 2, 3, 4, 8 processes: the split output of
-# rp-phases-mpi, rp-cpath-mpi and rp-clocksync-mpi, read through its index,
+# rp-phases-mpi, rp-cpath-mpi, rp-clocksync-mpi and rp-diagnose-mpi, read
+# through its index,
 # is the one-process stage's output on the merged trace byte for byte --
 # on a recorded run (6 ranks in 6 parts: with 8 processes, some
 # read none), on a generated trace of 256 ranks in 16 parts, and after
@@ -299,6 +300,50 @@ done
 grep -q "1 -> 2, tag 7" <(rp-cpath unmatched-split.ndjson -o /dev/null 2>&1) || fail "the example is not the first by key"
 grep -q "2 mpi record(s) end before they start (t1 < t0; first: rank 3 seq 0)" one.err ||
   { cat one.err; fail "the backwards trace: the warning is not the run's"; }
+
+# rp-diagnose-mpi: the diagnosis on P processes is rp-diagnose's, byte for
+# byte, on rp-cpath-mpi's outputs (split in 4): the recorded run (a rank
+# slower in each phase; samples name the code) and the 256 generated
+# ranks; its warnings are rp-diagnose's; without passthrough its one
+# stream is rp-diagnose's; on the Score-P trace after the three stages on
+# processes; refused, with the remedy, without rp-cpath's records.
+export PATH="$root/cmd/rp-diagnose:$PATH"
+same_diagnose() {  # expected actual what
+  cmp "$1" "$2" || {
+    diff "$1" "$2" | head -6 | cut -c1-300
+    fail "rp-diagnose-mpi $3 differs from rp-diagnose"
+  }
+}
+for trace in run halo-split; do
+  rp-diagnose $trace-cpath.ndjson -o $trace-diag.ndjson 2>$trace-diag.err
+  for p in 1 2 3 4 8; do
+    timeout 300 "${parallel[@]}" -np $p rp-diagnose-mpi $trace-cp4.ndjson.zst -o $trace-dg$p.ndjson.zst \
+      2>$trace-dg$p.err || { cat $trace-dg$p.err; fail "rp-diagnose-mpi on $p processes, $trace"; }
+    same_diagnose $trace-diag.ndjson <(rp-cat $trace-dg$p.ndjson.zst) "on $p processes, $trace"
+    cmp $trace-diag.err $trace-dg$p.err || {
+      diff $trace-diag.err $trace-dg$p.err | head -6
+      fail "rp-diagnose-mpi on $p processes, $trace: its warnings differ from rp-diagnose's"
+    }
+  done
+  timeout 300 "${parallel[@]}" -np 3 rp-diagnose-mpi --no-passthrough $trace-cp4.ndjson.zst -o $trace-dgn.ndjson \
+    2>/dev/null || fail "rp-diagnose-mpi --no-passthrough, $trace"
+  same_diagnose <(rp-diagnose --no-passthrough $trace-cpath.ndjson 2>/dev/null) $trace-dgn.ndjson \
+    "--no-passthrough, $trace"
+done
+grep -q '"type":"finding","category":"load_imbalance"' run-diag.ndjson || fail "the run's diagnosis has no imbalance"
+[ "$(grep -c '"type":"finding"' halo-split-diag.ndjson)" -gt 0 ] || fail "the generated run's diagnosis finds nothing"
+grep -q '"type":"timeline"' run-diag.ndjson || fail "the run's diagnosis has no timeline"
+timeout 60 "${parallel[@]}" -np 2 rp-diagnose-mpi scorep-c.ndjson -o scorep-d.ndjson 2>/dev/null ||
+  fail "rp-diagnose-mpi on the Score-P trace"
+same_diagnose <(rp-clocksync scorep.ndjson 2>/dev/null | rp-phases 2>/dev/null | rp-cpath 2>/dev/null |
+  rp-diagnose 2>/dev/null) <(rp-cat scorep-d.ndjson) "after the three stages on processes, on the Score-P trace"
+timeout 60 "${parallel[@]}" -np 2 rp-diagnose-mpi run-p4.ndjson.zst -o x.ndjson.zst >out 2>&1
+status=$?
+[ $status = 2 ] && grep -q "run rp-cpath-mpi on it first" out || {
+  cat out
+  fail "rp-diagnose-mpi without rp-cpath's records: exit $status"
+}
+[ ! -e x.ndjson.zst ] || fail "rp-diagnose-mpi without rp-cpath's records left an index"
 
 # No mpi records: exit 1, told once; rp-clocksync-mpi's stream written as
 # rp-clocksync writes it.
