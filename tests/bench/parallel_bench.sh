@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rp-phases-mpi, rp-cpath-mpi and rp-clocksync-mpi: measured speed-up at P = 1, 2 and memory at P = 1, 2, 4 on this machine,
+# rp-phases-mpi, rp-cpath-mpi, rp-diagnose-mpi and rp-clocksync-mpi: measured speed-up at P = 1, 2 and memory at P = 1, 2, 4 on this machine,
 # the volume it exchanges checked against its formula on a simulated run
 # of many ranks, and a model of time and memory at P = 64..4096 for traces
 # of 10^9..10^11 records built from those figures.
@@ -8,10 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bazel build -c opt //cmd/rp-cat //cmd/rp-phases //cmd/rp-phases:rp-phases-mpi //cmd/rp-cpath //cmd/rp-cpath:rp-cpath-mpi \
-  //cmd/rp-clocksync //cmd/rp-clocksync:rp-clocksync-mpi \
+  //cmd/rp-clocksync //cmd/rp-clocksync:rp-clocksync-mpi //cmd/rp-diagnose //cmd/rp-diagnose:rp-diagnose-mpi \
   //tests/synth:gen_halo >/dev/null 2>&1
 bin=$(pwd)/bazel-bin
-export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$bin/cmd/rp-cpath:$bin/cmd/rp-clocksync:$PATH"
+export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$bin/cmd/rp-cpath:$bin/cmd/rp-clocksync:$bin/cmd/rp-diagnose:$PATH"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
 records=${RP_BENCH_RECORDS:-10000000}
 runs=${RP_BENCH_RUNS:-3}
@@ -67,7 +67,21 @@ printf "against rp-cat -z on one core: rp-cpath %.2f, rp-cpath-mpi P=1 %.2f, P=2
 cc=$(echo "$c1_cpu / $n" | bc -l)
 # CPU per record of one process: the compute term of the model.
 c=$(echo "$p1_cpu / $n" | bc -l)
+# rp-diagnose-mpi on rp-cpath's output of the same trace (phased), split.
+rp-phases "$work/halo.ndjson" 2>/dev/null | rp-cpath -o "$work/cpath.ndjson" 2>/dev/null
 rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2* "$work"/s4*
+for parts in 1 2 4; do rp-cat --split $parts "$work/cpath.ndjson" -o "$work/d$parts.ndjson"; done
+timed dcat "rp-cat -z on rp-cpath's output" taskset -c 0 rp-cat -z "$work/cpath.ndjson" -o "$work/out/dcat.ndjson.zst"
+timed dsingle "rp-diagnose, one process" rp-diagnose "$work/cpath.ndjson" -o "$work/out/dsingle.ndjson"
+timed d1 "rp-diagnose-mpi, P=1" "${mpirun_[@]}" -np 1 rp-diagnose-mpi "$work/d1.ndjson" -o "$work/out/d1.ndjson"
+timed d2 "rp-diagnose-mpi, P=2" "${mpirun_[@]}" -np 2 rp-diagnose-mpi "$work/d2.ndjson" -o "$work/out/d2.ndjson"
+timed d4 "rp-diagnose-mpi, P=4" "${mpirun_[@]}" -np 4 rp-diagnose-mpi "$work/d4.ndjson" -o "$work/out/d4.ndjson"
+printf "rp-diagnose-mpi speed-up at P=2: %.2fx against rp-diagnose, %.2fx against P=1\n" \
+  "$(echo "$dsingle_wall / $d2_wall" | bc -l)" "$(echo "$d1_wall / $d2_wall" | bc -l)"
+printf "against rp-cat -z on one core: rp-diagnose %.2f, rp-diagnose-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
+  "$(echo "$dsingle_wall / $dcat_wall" | bc -l)" "$(echo "$d1_wall / $dcat_wall" | bc -l)" \
+  "$(echo "$d2_wall / $dcat_wall" | bc -l)"
+rm -f "$work"/cpath.ndjson "$work"/d1* "$work"/d2* "$work"/d4*
 # rp-clocksync-mpi on the same run with local clocks: offsets, drifts and
 # measurement errors that leave receives to repair.
 "$bin/tests/synth/gen_halo" --ranks 64 --events "$records" --clock-offset 50000 --clock-drift 20 --clock-error 3000 \
