@@ -439,6 +439,49 @@ TEST(PathRecords, TextRoundTrip) {
   EXPECT_EQ(again.zeroings.size(), records.zeroings.size());
 }
 
+// The timeline's span budget is a share per rank, taken in the rank's own
+// order: the timelines of disjoint ranks, kept apart and merged, draw what
+// one timeline of every rank draws, the budget biting (two spans a rank:
+// each rank's first call only).
+TEST(Timeline, ShareOfEachRankMergesIntoTheWhole) {
+  const int64_t ranks = Timeline::kMostSpans / 2;  // a share of 2 spans
+  auto calls = [](Timeline& t, int first, int last) {
+    for (int i = 0; i < 3; ++i) {
+      for (int r = first; r <= last; ++r) t.Call(1, 0, r, 10 * i, 10 * i + 5, 0, 10 * i + 8);
+    }
+  };
+  auto step = [](Timeline& t, int which) {  // the path's two steps, each read by one process
+    if (which == 0) t.Step(1, 0, 0, 5);
+    else t.Step(1, 3, 10, 15);
+  };
+  auto text = [](const Timeline& t) {
+    std::string out;
+    trace::Writer writer(trace::StringOutput(&out));
+    EXPECT_TRUE(t.Write(0, writer).ok());
+    EXPECT_TRUE(writer.Close().ok());
+    return out;
+  };
+  Timeline whole(ranks), roomy(4);
+  calls(whole, 0, 3);
+  step(whole, 0), step(whole, 1);
+  calls(roomy, 0, 3);
+  step(roomy, 0), step(roomy, 1);
+  ASSERT_NE(text(whole), text(roomy)) << "the budget did not bite: the test tests nothing";
+  Timeline a(ranks), b(ranks), merged(ranks);
+  calls(a, 0, 1);
+  step(a, 1);  // the later step read first: merged in time order
+  calls(b, 2, 3);
+  step(b, 0);
+  for (const Timeline* part : {&a, &b}) {
+    dist::Packer out;
+    part->Pack(&out);
+    dist::Unpacker in(out.bytes());
+    ASSERT_TRUE(merged.Merge(&in).ok());
+    EXPECT_TRUE(in.done());
+  }
+  EXPECT_EQ(text(merged), text(whole));
+}
+
 // Every field of a phase's figures survives PackFigures and MergePacked
 // (the figures of the phased run, packed again after a merge into nothing,
 // give the same bytes); two processes' figures of disjoint ranks merge

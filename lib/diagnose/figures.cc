@@ -11,6 +11,8 @@ Figures::Figures(const window::Dictionary& dict, double cause_share, FiguresAcro
     : across_(across),
       attribution_(dict),
       sets_(repr::Config{.k = 2, .select = repr::Select::kRepr, .cost = repr::Cost::kCompute, .reset_at_phase = true}),
+      timeline_(std::max<int64_t>(dict.header.has_ranks() ? dict.header.ranks : 0,
+                                  static_cast<int64_t>(dict.rank_records.size()))),
       balance_(across ? across->balance() : nullptr) {
   cause_share_ = cause_share;
 }

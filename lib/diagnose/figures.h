@@ -178,8 +178,9 @@ class Figures {
   // The phases still open end here.
   void Finish(std::vector<PhaseFigures>* ended);
 
-  // The phases the last AddWindow ended, in the order it ended them (over
-  // every process: some may have had no calls here).
+  // The phases the last AddWindow ended, in the order it ended them, alike
+  // on every process (some may have had no calls here); after Finish, the
+  // phases this process ended.
   const std::vector<int32_t>& ended_order() const { return ended_order_; }
   bool started() const { return started_; }
   bool phased() const { return phased_; }

@@ -91,16 +91,18 @@ class ParallelDiagnose {
     }
     across_->SetWindow(&wg->graph, &ghosts);
     RP_RETURN_IF_ERROR(figures_->AddWindow(*wg, &ended_));
-    RP_RETURN_IF_ERROR(SendEnded(figures_->ended_order()));
+    RP_RETURN_IF_ERROR(SendEnded(figures_->ended_order(), false));
     RP_RETURN_IF_ERROR(path_->AddWindow(&wg));  // the input's cp records, after the window's calls (the timeline)
     std::swap(wg->window, w);
     return OkStatus();
   }
 
   // The phases this process ended, to process 0, which merges them by
-  // phase and adds them to the diagnosis in `order` (every process's
-  // order: the one-process order of the sums). Every process calls it.
-  Status SendEnded(const std::vector<int32_t>& order) {
+  // phase and adds them to the diagnosis in `order` (the phases a window
+  // ended, alike on every process: the one-process order of the sums), or
+  // at the end in phase order. Every process calls it.
+  Status SendEnded(const std::vector<int32_t>& order, bool at_end) {
+    if (order.empty() && !at_end) return OkStatus();  // nothing ended anywhere
     dist::Packer mine;
     for (const PhaseFigures& f : ended_) PackFigures(f, &mine);
     ended_.clear();
@@ -136,7 +138,7 @@ class ParallelDiagnose {
       return comm_.rank() == 0 ? NothingError("the trace has no mpi records: nothing to diagnose") : OkStatus();
     }
     figures_->Finish(&ended_);
-    RP_RETURN_IF_ERROR(SendEnded({}));
+    RP_RETURN_IF_ERROR(SendEnded({}, true));
     RP_RETURN_IF_ERROR(path_->Finish());
     // The run-wide tables, the path's records and the sums, to process 0.
     dist::Packer mine;

@@ -7,9 +7,11 @@
 namespace rp::diagnose {
 
 void Timeline::Add(Kept& k, int32_t rank, State state, int64_t t0, int64_t t1) {
-  if (t1 <= t0 || spans_ >= kMostSpans) return;
+  if (t1 <= t0 || rank < 0) return;
+  if (spans_.size() <= static_cast<size_t>(rank)) spans_.resize(rank + 1);
+  if (spans_[rank] >= share_) return;
   k.spans.push_back({rank, state, t0, t1});
-  ++spans_;
+  ++spans_[rank];
 }
 
 void Timeline::Call(int32_t phase, int64_t cluster, int32_t rank, int64_t start, int64_t t0, int64_t wait,
@@ -27,7 +29,7 @@ void Timeline::Call(int32_t phase, int64_t cluster, int32_t rank, int64_t start,
     if (k.seen++ >= 2) return;
     cluster_of_[phase] = key;
     if (!fresh) {
-      spans_ -= k.spans.size();
+      for (const Span& span : k.spans) --spans_[span.rank];
       k.spans.clear();
       k.steps.clear();
     }
@@ -146,17 +148,15 @@ Status Timeline::Merge(dist::Unpacker* in) {
     auto [it, fresh] = kept_.try_emplace(cluster);
     Kept& k = it->second;
     if (!fresh && theirs.phase < k.phase) continue;  // an earlier phase than drawn: not drawn
+    // (The ranks' budgets are the readers': merged at the end, they stay.)
     if (fresh || theirs.phase > k.phase) {
-      spans_ -= k.spans.size();
       k = std::move(theirs);
-      spans_ += k.spans.size();
       cluster_of_[k.phase] = cluster;
       continue;
     }
     k.latest = std::max(k.latest, theirs.latest);
     k.seen = std::max(k.seen, theirs.seen);
     k.spans.insert(k.spans.end(), theirs.spans.begin(), theirs.spans.end());
-    spans_ += theirs.spans.size();
     // Along the path every step starts where the one before ended: by
     // time they are in the path's order; steps on one rank in a row are one.
     std::vector<Span> steps = std::move(k.steps);

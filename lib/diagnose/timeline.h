@@ -4,14 +4,17 @@
 //
 // The phase drawn is the second of its cluster (the first often warms up
 // caches and connections), or the first while there is no second. Its
-// spans are kept as calls are read (at most kMostSpans over all clusters:
-// a larger phase is drawn as far as they go), the path's steps as they are
+// spans are kept as calls are read (at most kMostSpans over all clusters,
+// an equal share for each rank, taken in the rank's own order: a larger
+// phase is drawn as far as each rank's share goes, alike however the
+// ranks are read, one process or many), the path's steps as they are
 // decided; Write draws the chosen cluster's phase into lanes of equal time
 // bins, grouping ranks into at most kLanes lanes, so that a run of
 // thousands of ranks gives a picture of the same size as one of four.
 #ifndef RP_LIB_DIAGNOSE_TIMELINE_H_
 #define RP_LIB_DIAGNOSE_TIMELINE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -27,6 +30,10 @@ class Timeline {
   static constexpr size_t kMostSpans = size_t{1} << 18;
   static constexpr int kBins = 240;
   static constexpr int kLanes = 64;
+
+  // `ranks`: the run's (the spans' budget is shared among them).
+  explicit Timeline(int64_t ranks = 1)
+      : share_(std::max<size_t>(1, kMostSpans / static_cast<size_t>(std::max<int64_t>(1, ranks)))) {}
 
   // A call of `rank` in `phase` (cluster -1: none known): computation from
   // `start` to its entry t0, waiting for `wait` after it, then the call to
@@ -64,7 +71,8 @@ class Timeline {
 
   std::map<int64_t, Kept> kept_;            // by cluster
   std::map<int32_t, int64_t> cluster_of_;  // phases kept (and replaced) -> cluster
-  size_t spans_ = 0;
+  size_t share_;                            // spans a rank may keep
+  std::vector<uint32_t> spans_;             // by rank: spans kept
 };
 
 }  // namespace rp::diagnose
