@@ -12,6 +12,7 @@
 #include "lib/clock/distributed.h"
 #include "lib/clocksync/synchronizer.h"
 #include "lib/dist/judge.h"
+#include "lib/dist/stage.h"
 #include "lib/match/distributed.h"
 
 namespace rp::clocksync {
@@ -56,14 +57,13 @@ struct Span {
 };
 static_assert(std::is_trivially_copyable_v<WindowSums> && std::is_trivially_copyable_v<Span>);
 
-class ParallelClocksync {
+class ParallelClocksync : public dist::WindowStage {
  public:
   ParallelClocksync(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& files)
-      : config_(config), comm_(comm), input_(input), out_(comm, files), judge_(comm),
-        windows_(input, window::Boundaries::kClean, config.read) {}
+      : WindowStage(comm, input, files, config.read), config_(config) {}
 
-  Status Run() {
-    input_.SelectParts(comm_.rank(), comm_.size());
+ private:
+  Status Start() override {
     std::vector<std::vector<clock::SyncExit>> exits;
     if (config_.method == Method::kGaps) {
       window::ReadConfig quiet = config_.read;
@@ -74,7 +74,6 @@ class ParallelClocksync {
       RP_ASSIGN_OR_RETURN(exits, internal::CollectExits(first_pass));
       input_.Rewind();
     }
-    windows_.SetJudge(&judge_);
     RP_RETURN_IF_ERROR(windows_.Start());
     RP_RETURN_IF_ERROR(input_.RequireSplit("rp-clocksync-mpi"));
     RP_ASSIGN_OR_RETURN(owners_, match::ShareOwners(comm_, input_.first_rank(), input_.last_rank()));
@@ -104,16 +103,9 @@ class ParallelClocksync {
     // any logs them (each decides by its own log level).
     RP_ASSIGN_OR_RETURN(dist::Sum counting, dist::AllreduceValue(comm_, dist::Sum{sync_->count_violations() ? 1 : 0}));
     count_ = counting.value > 0;
-    window::Window w;
-    for (;;) {
-      RP_ASSIGN_OR_RETURN(bool more, windows_.Next(&w));
-      if (!more) break;
-      RP_RETURN_IF_ERROR(AddWindow(w));
-    }
-    return Finish();
+    return OkStatus();
   }
 
- private:
   // --method gaps: rank 0's exits go to every process, each fits its
   // ranks against them (clock::FitGaps compares each rank with rank 0
   // alone), and the fits are gathered.
@@ -155,7 +147,7 @@ class ParallelClocksync {
     return fit;
   }
 
-  Status AddWindow(window::Window& w) {
+  Status AddWindow(window::Window& w) override {
     // Matched on the local times (the stream's order places the ghosts),
     // then every event mapped: the matching does not depend on times.
     match::Ghosts ghosts;
@@ -220,7 +212,7 @@ class ParallelClocksync {
 
   // The run's tally from every process, the clock records after the last
   // record of all (by its holder), the outputs closed, the warnings.
-  Status Finish() {
+  Status Finish() override {
     dist::Packer mine;
     sync_->tally().Pack(&mine);
     examples_.Pack(&mine);
@@ -258,11 +250,6 @@ class ParallelClocksync {
   }
 
   const Config& config_;
-  dist::Comm& comm_;
-  trace::InputSet& input_;
-  dist::SplitOutput out_;
-  dist::CommJudge judge_;
-  window::WindowReader windows_;
   match::Owners owners_;
   std::unique_ptr<internal::Synchronizer> sync_;
   Place last_;  // the last record of the windows so far

@@ -17,6 +17,7 @@
 #include "lib/graph/imbalance.h"
 #include "lib/match/distributed.h"
 #include "lib/dist/place.h"
+#include "lib/dist/stage.h"
 #include "lib/dist/split_output.h"
 
 namespace rp::cpath {
@@ -52,27 +53,13 @@ void PackSegments(const std::vector<Segment>& segments, dist::Packer* out) {
   for (const Segment& s : segments) out->Put(s);
 }
 
-class ParallelCpath {
+class ParallelCpath : public dist::WindowStage {
  public:
   ParallelCpath(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& files)
-      : config_(config), comm_(comm), input_(input), out_(comm, files), judge_(comm),
-        windows_(input, window::Boundaries::kClean, config.read) {}
-
-  Status Run() {
-    input_.SelectParts(comm_.rank(), comm_.size());
-    windows_.SetJudge(&judge_);
-    RP_RETURN_IF_ERROR(Start());
-    window::Window w;
-    for (;;) {
-      RP_ASSIGN_OR_RETURN(bool more, windows_.Next(&w));
-      if (!more) break;
-      RP_RETURN_IF_ERROR(AddWindow(w));
-    }
-    return Finish();
-  }
+      : WindowStage(comm, input, files, config.read), config_(config) {}
 
  private:
-  Status Start() {
+  Status Start() override {
     if (config_.algo != Algo::kExact) return InputError("rp-cpath-mpi finds the exact path only (--algo exact)");
     RP_RETURN_IF_ERROR(windows_.Start());
     RP_RETURN_IF_ERROR(input_.RequireSplit("rp-cpath-mpi"));
@@ -90,7 +77,7 @@ class ParallelCpath {
     return OkStatus();
   }
 
-  Status AddWindow(window::Window& w) {
+  Status AddWindow(window::Window& w) override {
     match::Ghosts ghosts;
     RP_ASSIGN_OR_RETURN(match::Matching matching,
                         match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts, &match_bytes_));
@@ -342,7 +329,7 @@ class ParallelCpath {
     return out_.index()->WriteText(text);
   }
 
-  Status Finish() {
+  Status Finish() override {
     std::vector<Segment> rest;
     RP_RETURN_IF_ERROR(path_->Finish(&rest));  // from its end up: in the path's order by time
     std::sort(rest.begin(), rest.end(), [](const Segment& a, const Segment& b) { return a.t0 < b.t0; });
@@ -375,11 +362,6 @@ class ParallelCpath {
   }
 
   const Config& config_;
-  dist::Comm& comm_;
-  trace::InputSet& input_;
-  dist::SplitOutput out_;
-  dist::CommJudge judge_;
-  window::WindowReader windows_;
   match::Owners owners_;
   std::unique_ptr<graph::DistributedPath> path_;
   std::unique_ptr<CodeProfile> code_;

@@ -15,6 +15,7 @@
 #include "lib/diagnose/path_records.h"
 #include "lib/dist/judge.h"
 #include "lib/dist/place.h"
+#include "lib/dist/stage.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/match/distributed.h"
 
@@ -27,27 +28,13 @@ bool HasPathRecords(const window::Dictionary& dict) {
                      [](const std::string& p) { return p.starts_with("rp-cpath"); });
 }
 
-class ParallelDiagnose {
+class ParallelDiagnose : public dist::WindowStage {
  public:
   ParallelDiagnose(const Config& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& files)
-      : config_(config), comm_(comm), input_(input), out_(comm, files), judge_(comm),
-        windows_(input, window::Boundaries::kClean, config.read) {}
-
-  Status Run() {
-    input_.SelectParts(comm_.rank(), comm_.size());
-    windows_.SetJudge(&judge_);
-    RP_RETURN_IF_ERROR(Start());
-    window::Window w;
-    for (;;) {
-      RP_ASSIGN_OR_RETURN(bool more, windows_.Next(&w));
-      if (!more) break;
-      RP_RETURN_IF_ERROR(AddWindow(w));
-    }
-    return Finish();
-  }
+      : WindowStage(comm, input, files, config.read), config_(config) {}
 
  private:
-  Status Start() {
+  Status Start() override {
     RP_RETURN_IF_ERROR(windows_.Start());
     RP_RETURN_IF_ERROR(input_.RequireSplit("rp-diagnose-mpi"));
     const window::Dictionary& dict = windows_.dictionary();
@@ -71,7 +58,7 @@ class ParallelDiagnose {
     return OkStatus();
   }
 
-  Status AddWindow(window::Window& w) {
+  Status AddWindow(window::Window& w) override {
     auto wg = std::make_unique<graph::WindowGraph>();
     match::Ghosts ghosts;
     RP_ASSIGN_OR_RETURN(wg->matching, match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts));
@@ -130,7 +117,7 @@ class ParallelDiagnose {
     return OkStatus();
   }
 
-  Status Finish() {
+  Status Finish() override {
     // Told, as rp-diagnose tells them, by the process that diagnoses.
     RP_RETURN_IF_ERROR(dist::WarnAboutInputAcross(comm_, windows_, comm_.rank() == 0));
     if (!figures_->started()) {
@@ -194,11 +181,6 @@ class ParallelDiagnose {
   }
 
   const Config& config_;
-  dist::Comm& comm_;
-  trace::InputSet& input_;
-  dist::SplitOutput out_;
-  dist::CommJudge judge_;
-  window::WindowReader windows_;
   match::Owners owners_;
   std::unique_ptr<FiguresAcrossProcesses> across_;
   std::unique_ptr<Figures> figures_;

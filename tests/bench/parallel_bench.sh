@@ -37,6 +37,24 @@ timed() {  # variable, name, command...: median wall and CPU seconds (into varia
   eval "${var}_wall=$wall ${var}_cpu=$cpu"
 }
 
+# A stage alone and as its -mpi binary at P = 1, 2 and 4 (four processes on
+# two cores: for the memory per process, not the speed), its input split in
+# 1, 2 and 4 parts as PARTS1.ndjson ...: into the variables PREFIXsingle_*,
+# PREFIX1_* ...; the speed-ups at P = 2 and the ratios to rp-cat -z's wall.
+stage_at() {  # prefix stage input parts cat_wall
+  local v=$1 stage=$2 input=$3 parts=$4 cat_wall=$5 p
+  timed ${v}single "$stage, one process" $stage "$input" -o "$work/out/${v}single.ndjson"
+  for p in 1 2 4; do
+    timed $v$p "$stage-mpi, P=$p" "${mpirun_[@]}" -np $p $stage-mpi "$parts$p.ndjson" -o "$work/out/$v$p.ndjson"
+  done
+  local single=${v}single_wall one=${v}1_wall two=${v}2_wall
+  printf "%s-mpi speed-up at P=2: %.2fx against %s, %.2fx against P=1\n" "$stage" \
+    "$(echo "${!single} / ${!two}" | bc -l)" "$stage" "$(echo "${!one} / ${!two}" | bc -l)"
+  printf "against rp-cat -z on one core: %s %.2f, %s-mpi P=1 %.2f, P=2 %.2f (wall)\n" "$stage" \
+    "$(echo "${!single} / $cat_wall" | bc -l)" "$stage" "$(echo "${!one} / $cat_wall" | bc -l)" \
+    "$(echo "${!two} / $cat_wall" | bc -l)"
+}
+
 echo "== measured on $(nproc) cores, $records records, 64 ranks, median of $runs (commit $(git rev-parse --short HEAD))"
 "$bin/tests/synth/gen_halo" --ranks 64 --events "$records" -o "$work/halo.ndjson"
 rp-cat --split 1 "$work/halo.ndjson" -o "$work/s1.ndjson"
@@ -44,26 +62,9 @@ rp-cat --split 2 "$work/halo.ndjson" -o "$work/s2.ndjson"
 rp-cat --split 4 "$work/halo.ndjson" -o "$work/s4.ndjson"
 n=$(grep -c . "$work/halo.ndjson")
 timed cat "rp-cat -z (read, write zstd)" taskset -c 0 rp-cat -z "$work/halo.ndjson" -o "$work/out/cat.ndjson.zst"
-timed single "rp-phases, one process" rp-phases "$work/halo.ndjson" -o "$work/out/single.ndjson"
-timed p1 "rp-phases-mpi, P=1" "${mpirun_[@]}" -np 1 rp-phases-mpi "$work/s1.ndjson" -o "$work/out/p1.ndjson"
-timed p2 "rp-phases-mpi, P=2" "${mpirun_[@]}" -np 2 rp-phases-mpi "$work/s2.ndjson" -o "$work/out/p2.ndjson"
-# Four processes on two cores: for the memory per process, not the speed.
-timed p4 "rp-phases-mpi, P=4" "${mpirun_[@]}" -np 4 rp-phases-mpi "$work/s4.ndjson" -o "$work/out/p4.ndjson"
-printf "speed-up at P=2: %.2fx against rp-phases, %.2fx against P=1\n" \
-  "$(echo "$single_wall / $p2_wall" | bc -l)" "$(echo "$p1_wall / $p2_wall" | bc -l)"
-printf "against rp-cat -z on one core: rp-phases %.2f, rp-phases-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
-  "$(echo "$single_wall / $cat_wall" | bc -l)" "$(echo "$p1_wall / $cat_wall" | bc -l)" \
-  "$(echo "$p2_wall / $cat_wall" | bc -l)"
+stage_at p rp-phases "$work/halo.ndjson" "$work/s" "$cat_wall"
 # rp-cpath-mpi on the same trace (the graph split by ranks).
-timed csingle "rp-cpath, one process" rp-cpath "$work/halo.ndjson" -o "$work/out/csingle.ndjson"
-timed c1 "rp-cpath-mpi, P=1" "${mpirun_[@]}" -np 1 rp-cpath-mpi "$work/s1.ndjson" -o "$work/out/c1.ndjson"
-timed c2 "rp-cpath-mpi, P=2" "${mpirun_[@]}" -np 2 rp-cpath-mpi "$work/s2.ndjson" -o "$work/out/c2.ndjson"
-timed c4 "rp-cpath-mpi, P=4" "${mpirun_[@]}" -np 4 rp-cpath-mpi "$work/s4.ndjson" -o "$work/out/c4.ndjson"
-printf "rp-cpath-mpi speed-up at P=2: %.2fx against rp-cpath, %.2fx against P=1\n" \
-  "$(echo "$csingle_wall / $c2_wall" | bc -l)" "$(echo "$c1_wall / $c2_wall" | bc -l)"
-printf "against rp-cat -z on one core: rp-cpath %.2f, rp-cpath-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
-  "$(echo "$csingle_wall / $cat_wall" | bc -l)" "$(echo "$c1_wall / $cat_wall" | bc -l)" \
-  "$(echo "$c2_wall / $cat_wall" | bc -l)"
+stage_at c rp-cpath "$work/halo.ndjson" "$work/s" "$cat_wall"
 cc=$(echo "$c1_cpu / $n" | bc -l)
 # CPU per record of one process: the compute term of the model.
 c=$(echo "$p1_cpu / $n" | bc -l)
@@ -72,15 +73,7 @@ rp-phases "$work/halo.ndjson" 2>/dev/null | rp-cpath -o "$work/cpath.ndjson" 2>/
 rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2* "$work"/s4*
 for parts in 1 2 4; do rp-cat --split $parts "$work/cpath.ndjson" -o "$work/d$parts.ndjson"; done
 timed dcat "rp-cat -z on rp-cpath's output" taskset -c 0 rp-cat -z "$work/cpath.ndjson" -o "$work/out/dcat.ndjson.zst"
-timed dsingle "rp-diagnose, one process" rp-diagnose "$work/cpath.ndjson" -o "$work/out/dsingle.ndjson"
-timed d1 "rp-diagnose-mpi, P=1" "${mpirun_[@]}" -np 1 rp-diagnose-mpi "$work/d1.ndjson" -o "$work/out/d1.ndjson"
-timed d2 "rp-diagnose-mpi, P=2" "${mpirun_[@]}" -np 2 rp-diagnose-mpi "$work/d2.ndjson" -o "$work/out/d2.ndjson"
-timed d4 "rp-diagnose-mpi, P=4" "${mpirun_[@]}" -np 4 rp-diagnose-mpi "$work/d4.ndjson" -o "$work/out/d4.ndjson"
-printf "rp-diagnose-mpi speed-up at P=2: %.2fx against rp-diagnose, %.2fx against P=1\n" \
-  "$(echo "$dsingle_wall / $d2_wall" | bc -l)" "$(echo "$d1_wall / $d2_wall" | bc -l)"
-printf "against rp-cat -z on one core: rp-diagnose %.2f, rp-diagnose-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
-  "$(echo "$dsingle_wall / $dcat_wall" | bc -l)" "$(echo "$d1_wall / $dcat_wall" | bc -l)" \
-  "$(echo "$d2_wall / $dcat_wall" | bc -l)"
+stage_at d rp-diagnose "$work/cpath.ndjson" "$work/d" "$dcat_wall"
 rm -f "$work"/cpath.ndjson "$work"/d1* "$work"/d2* "$work"/d4*
 # rp-clocksync-mpi on the same run with local clocks: offsets, drifts and
 # measurement errors that leave receives to repair.
@@ -89,17 +82,9 @@ rm -f "$work"/cpath.ndjson "$work"/d1* "$work"/d2* "$work"/d4*
 rp-cat --split 1 "$work/local.ndjson" -o "$work/s1.ndjson"
 rp-cat --split 2 "$work/local.ndjson" -o "$work/s2.ndjson"
 rp-cat --split 4 "$work/local.ndjson" -o "$work/s4.ndjson"
-timed ssingle "rp-clocksync, one process" rp-clocksync "$work/local.ndjson" -o "$work/out/ssingle.ndjson"
-timed s1 "rp-clocksync-mpi, P=1" "${mpirun_[@]}" -np 1 rp-clocksync-mpi "$work/s1.ndjson" -o "$work/out/s1.ndjson"
-timed s2 "rp-clocksync-mpi, P=2" "${mpirun_[@]}" -np 2 rp-clocksync-mpi "$work/s2.ndjson" -o "$work/out/s2.ndjson"
-timed s4 "rp-clocksync-mpi, P=4" "${mpirun_[@]}" -np 4 rp-clocksync-mpi "$work/s4.ndjson" -o "$work/out/s4.ndjson"
+stage_at s rp-clocksync "$work/local.ndjson" "$work/s" "$cat_wall"
 sn=$(grep -c . "$work/local.ndjson")
 sc=$(echo "$s1_cpu / $sn" | bc -l)  # CPU per record of rp-clocksync-mpi on one process
-printf "rp-clocksync-mpi speed-up at P=2: %.2fx against rp-clocksync, %.2fx against P=1\n" \
-  "$(echo "$ssingle_wall / $s2_wall" | bc -l)" "$(echo "$s1_wall / $s2_wall" | bc -l)"
-printf "against rp-cat -z on one core: rp-clocksync %.2f, rp-clocksync-mpi P=1 %.2f, P=2 %.2f (wall)\n" \
-  "$(echo "$ssingle_wall / $cat_wall" | bc -l)" "$(echo "$s1_wall / $cat_wall" | bc -l)" \
-  "$(echo "$s2_wall / $cat_wall" | bc -l)"
 rm -f "$work"/local.ndjson "$work"/s1* "$work"/s2* "$work"/s4*
 
 echo
