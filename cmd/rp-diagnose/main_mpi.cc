@@ -30,13 +30,13 @@ int main(int argc, char** argv) {
       "Each process measures its ranks' phases on the graph split by ranks (the ideal time's\n"
       "path sets and the balancing what-ifs replayed in rounds, a late delayer's side of a\n"
       "delay cost computed where its rank is read); process 0 sums the phases and writes\n"
-      "the findings. For a report: rp-diagnose --format text|html on the output's index\n"
-      "reads the records back (rp-report, rp-cat -t finding).\n"
+      "the findings. For a report: rp-report [--format html] on the output.\n"
       "\n"
       "Examples:\n"
       "  mpirun -np 8 rp-diagnose-mpi cpath.ndjson.zst -o diag.ndjson.zst\n"
       "  mpirun -np 8 rp-diagnose-mpi --no-passthrough cpath.ndjson.zst -o findings.ndjson\n"
-      "  rp-cat -t finding diag.ndjson.zst | jq -c '{category, severity}'");
+      "  rp-cat -t finding diag.ndjson.zst | jq -c '{category, severity}'\n"
+      "  rp-report --format html diag.ndjson.zst -o report.html");
   const int code = tool.Main(argc, argv, [&]() -> rp::Status {
     RP_ASSIGN_OR_RETURN(rp::cli::SplitIo split,
                         rp::cli::OpenSplitIo("rp-diagnose-mpi", io, no_passthrough, " (or --no-passthrough)"));
