@@ -304,7 +304,8 @@ grep -q "2 mpi record(s) end before they start (t1 < t0; first: rank 3 seq 0)" o
 # rp-diagnose-mpi: the diagnosis on P processes is rp-diagnose's, byte for
 # byte, on rp-cpath-mpi's outputs (split in 4): the recorded run (a rank
 # slower in each phase; samples name the code) and the 256 generated
-# ranks; its warnings are rp-diagnose's; without passthrough its one
+# ranks, and the run without phases; its warnings are rp-diagnose's;
+# without passthrough its one
 # stream is rp-diagnose's; on the Score-P trace after the three stages on
 # processes; refused, with the remedy, without rp-cpath's records.
 export PATH="$root/cmd/rp-diagnose:$PATH"
@@ -320,15 +321,26 @@ for trace in run halo-split; do
     timeout 300 "${parallel[@]}" -np $p rp-diagnose-mpi $trace-cp4.ndjson.zst -o $trace-dg$p.ndjson.zst \
       2>$trace-dg$p.err || { cat $trace-dg$p.err; fail "rp-diagnose-mpi on $p processes, $trace"; }
     same_diagnose $trace-diag.ndjson <(rp-cat $trace-dg$p.ndjson.zst) "on $p processes, $trace"
-    cmp $trace-diag.err $trace-dg$p.err || {
-      diff $trace-diag.err $trace-dg$p.err | head -6
-      fail "rp-diagnose-mpi on $p processes, $trace: its warnings differ from rp-diagnose's"
-    }
+    same_diagnose $trace-diag.err <(sed 's/^rp-diagnose-mpi:/rp-diagnose:/' $trace-dg$p.err) \
+      "'s warnings on $p processes, $trace"
   done
   timeout 300 "${parallel[@]}" -np 3 rp-diagnose-mpi --no-passthrough $trace-cp4.ndjson.zst -o $trace-dgn.ndjson \
     2>/dev/null || fail "rp-diagnose-mpi --no-passthrough, $trace"
   same_diagnose <(rp-diagnose --no-passthrough $trace-cpath.ndjson 2>/dev/null) $trace-dgn.ndjson \
     "--no-passthrough, $trace"
+done
+# Without phases (rp-cpath-mpi on the recorded run as it came): one phase,
+# warned of as rp-diagnose warns.
+timeout 300 "${parallel[@]}" -np 3 rp-cpath-mpi run.ndjson.zst -o run-ucp.ndjson.zst 2>/dev/null ||
+  fail "rp-cpath-mpi on the run without phases"
+rp-cat run-ucp.ndjson.zst | rp-diagnose -o run-udiag.ndjson 2>run-udiag.err
+grep -q "no phase records" run-udiag.err || fail "rp-diagnose without phases: no warning"
+for p in 2 3; do
+  timeout 300 "${parallel[@]}" -np $p rp-diagnose-mpi run-ucp.ndjson.zst -o run-udg$p.ndjson.zst 2>run-udg$p.err ||
+    fail "rp-diagnose-mpi on $p processes, without phases"
+  same_diagnose run-udiag.ndjson <(rp-cat run-udg$p.ndjson.zst) "on $p processes, without phases"
+  same_diagnose run-udiag.err <(sed 's/^rp-diagnose-mpi:/rp-diagnose:/' run-udg$p.err) \
+    "'s warnings on $p processes, without phases"
 done
 grep -q '"type":"finding","category":"load_imbalance"' run-diag.ndjson || fail "the run's diagnosis has no imbalance"
 [ "$(grep -c '"type":"finding"' halo-split-diag.ndjson)" -gt 0 ] || fail "the generated run's diagnosis finds nothing"
