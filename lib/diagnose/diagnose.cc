@@ -21,7 +21,9 @@ Status Run(const Config& config, trace::InputSet& input, trace::Writer& out) {
   Figures figures(dict, config.cause_share);
   RP_RETURN_IF_ERROR(figures.NoteRecords(dict));
   Diagnosis diagnosis(config, dict);
-  PathSource path(dict, [&figures](const trace::CpSegmentRecord& s) { figures.PathStep(s); });
+  PathSource path(dict, [&figures](const trace::CpSegmentRecord& s, const StreamPlace& place) {
+    figures.PathStep(s, place);
+  });
   std::vector<PhaseFigures> ended;
   int64_t backward = 0;
   {

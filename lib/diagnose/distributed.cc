@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -304,19 +305,17 @@ Status BalanceAcross::Sum(std::vector<__int128>* slots) { return Reduce<Wide>(co
 
 Status BalanceAcross::Max(std::vector<int64_t>* slots) { return Reduce<Most>(comm_, slots); }
 
-namespace {
-
-struct LeastSlot {
-  int64_t value;
-  void Add(const LeastSlot& o) { value = std::min(value, o.value); }
-};
-static_assert(std::is_trivially_copyable_v<LeastSlot>);
-
-}  // namespace
-
-Expected<int64_t> FiguresAcrossProcesses::Least(int64_t mine) {
-  RP_ASSIGN_OR_RETURN(const LeastSlot all, dist::AllreduceValue(comm_, LeastSlot{mine}));
-  return all.value;
+Status FiguresAcrossProcesses::Union(std::vector<int32_t>* phases) {
+  dist::Packer mine;
+  for (int32_t phase : *phases) mine.Put(phase);
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm_.Allgather(mine.bytes()));
+  std::set<int32_t> any;
+  for (const std::string& bytes : all) {
+    dist::Unpacker in(bytes);
+    while (!in.done() && !in.bad()) any.insert(in.Get<int32_t>());
+  }
+  phases->assign(any.begin(), any.end());
+  return OkStatus();
 }
 
 Status FiguresAcrossProcesses::Sets(graph::Graph& g, repr::PathSets* sets, const std::vector<repr::RankSet>& carried,

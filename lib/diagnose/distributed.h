@@ -89,7 +89,10 @@ class FiguresAcrossProcesses : public FiguresAcross {
   }
 
   bool Holds(int32_t rank) const override { return owners_.Of(rank) == comm_.rank(); }
-  Expected<int64_t> Least(int64_t mine) override;
+  Expected<graph::WindowExtent> Extent(const graph::Graph& g) override {
+    return dist::AllreduceValue(comm_, graph::WindowExtent::Of(g));
+  }
+  Status Union(std::vector<int32_t>* phases) override;
   Status ShareEnds(const window::Window& w, phases::SharedPhaseEnds* ends) override { return ends->Share(comm_, w); }
   Status Sets(graph::Graph& g, repr::PathSets* sets, const std::vector<repr::RankSet>& carried,
               int64_t run_start) override;

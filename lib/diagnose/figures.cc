@@ -11,8 +11,7 @@ Figures::Figures(const window::Dictionary& dict, double cause_share, FiguresAcro
     : across_(across),
       attribution_(dict),
       sets_(repr::Config{.k = 2, .select = repr::Select::kRepr, .cost = repr::Cost::kCompute, .reset_at_phase = true}),
-      timeline_(std::max<int64_t>(dict.header.has_ranks() ? dict.header.ranks : 0,
-                                  static_cast<int64_t>(dict.rank_records.size()))),
+      timeline_(std::max({dict.ranks, dict.CommSize(0), static_cast<int64_t>(dict.rank_records.size())})),
       balance_(across ? across->balance() : nullptr) {
   cause_share_ = cause_share;
 }
@@ -45,16 +44,17 @@ Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* end
   RP_RETURN_IF_ERROR(across_ ? across_->ShareEnds(w, &ends_) : ends_.Note(w));
   attribution_.ForgetBefore(INT64_MAX);  // each window's computations are asked for once
   ended_order_.clear();
-  if (!started_) {
-    int64_t start = w.events.empty() ? INT64_MAX : g.application_start();
-    if (across_) {
-      RP_ASSIGN_OR_RETURN(start, across_->Least(start));
-    }
-    if (start != INT64_MAX) {
-      started_ = true;
-      run_start_ = start;
-      phased_ = ends_.Phased();
-    }
+  // The window over every process: the run's start, and its ranks (a
+  // process's window holds its own ranks only), which size the figures by
+  // rank as one process sizes them.
+  graph::WindowExtent extent = graph::WindowExtent::Of(g);
+  if (across_) {
+    RP_ASSIGN_OR_RETURN(extent, across_->Extent(g));
+  }
+  if (!started_ && extent.events > 0) {
+    started_ = true;
+    run_start_ = extent.start();
+    phased_ = ends_.Phased();
   }
   // Samples after the last call; processes go on together (their passes
   // are collective) while any has calls.
@@ -91,7 +91,23 @@ Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* end
   }
   ++window_index_;
   RP_RETURN_IF_ERROR(balance_.Window(g, run_start_));
-  const size_t ranks = std::max<size_t>(w.by_rank.size(), g.ranks());
+  const size_t ranks = static_cast<size_t>(extent.ranks);
+  // The phases the timeline may draw (calls but MPI_Init's and the ends of
+  // the application), over every rank, before any rank's calls.
+  std::vector<int32_t> drawable;
+  for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+    if (across_ && !across_->Holds(static_cast<int32_t>(rank))) continue;
+    for (uint32_t e : w.by_rank[rank]) {
+      const window::Event& ev = w.events[e];
+      if (ev.category() != mpi::Category::kInit && !ev.bounds_application()) {
+        drawable.push_back(phased_ ? ev.phase : kNone);
+      }
+    }
+  }
+  std::sort(drawable.begin(), drawable.end());
+  drawable.erase(std::unique(drawable.begin(), drawable.end()), drawable.end());
+  if (across_) RP_RETURN_IF_ERROR(across_->Union(&drawable));
+  for (int32_t phase : drawable) timeline_.See(phase, phased_ ? ends_.cluster(phase) : -1);
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
     if (across_ && !across_->Holds(static_cast<int32_t>(rank))) continue;  // a ghost's: its holder measures it
     // The previous call's exit, where the computation before a call starts.
@@ -346,9 +362,10 @@ Status Figures::MeasureBalance(graph::Graph& g) {
   return OkStatus();
 }
 
-void Figures::PathStep(const trace::CpSegmentRecord& s) {
+void Figures::PathStep(const trace::CpSegmentRecord& s, const StreamPlace& place) {
   if (s.has_phase() || !phased_) {
-    timeline_.Step(s.has_phase() ? static_cast<int32_t>(s.phase) : kNone, static_cast<int32_t>(s.rank), s.t0, s.t1);
+    timeline_.Step(s.has_phase() ? static_cast<int32_t>(s.phase) : kNone, static_cast<int32_t>(s.rank), s.t0, s.t1,
+                   place);
   }
   if (s.kind != "compute" || !s.has_site() || s.rank < 0 || s.length <= 0) return;
   if (s.rank >= (1 << 20)) return;  // a stray rank must not size the table

@@ -146,8 +146,10 @@ class FiguresAcross {
   virtual ~FiguresAcross() = default;
   // Whether this process reads `rank`'s records (the others' are ghosts).
   virtual bool Holds(int32_t rank) const = 0;
-  // The least of `mine` over the processes.
-  virtual Expected<int64_t> Least(int64_t mine) = 0;
+  // The window's extent over the processes (graph::WindowExtent).
+  virtual Expected<graph::WindowExtent> Extent(const graph::Graph& g) = 0;
+  // The union of every process's `phases` (ascending).
+  virtual Status Union(std::vector<int32_t>* phases) = 0;
   // The window's phase records and calls by phase, from every process.
   virtual Status ShareEnds(const window::Window& w, phases::SharedPhaseEnds* ends) = 0;
   // `sets` over the window's graph, replayed.
@@ -197,7 +199,7 @@ class Figures {
   // A step of the run's critical path: drawn in the timeline; its
   // computation before calls at a site, by rank, names the ranks a
   // critical computation runs on.
-  void PathStep(const trace::CpSegmentRecord& s);
+  void PathStep(const trace::CpSegmentRecord& s, const StreamPlace& place);
   // The path's computation before calls at `site`, by rank (empty if none).
   std::vector<double> PathCompute(int32_t site) const;
 

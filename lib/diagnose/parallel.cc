@@ -53,7 +53,8 @@ class ParallelDiagnose : public dist::WindowStage {
     across_ = std::make_unique<FiguresAcrossProcesses>(comm_, owners_);
     figures_ = std::make_unique<Figures>(dict, config_.cause_share, across_.get());
     RP_RETURN_IF_ERROR(figures_->NoteRecords(dict));
-    path_ = std::make_unique<PathSource>(dict, [this](const trace::CpSegmentRecord& s) { figures_->PathStep(s); });
+    path_ = std::make_unique<PathSource>(
+        dict, [this](const trace::CpSegmentRecord& s, const StreamPlace& place) { figures_->PathStep(s, place); });
     if (comm_.rank() == 0) diagnosis_ = std::make_unique<Diagnosis>(config_, dict);
     return OkStatus();
   }

@@ -14,8 +14,10 @@
 //
 // What crosses processes per window, besides the match and the replays:
 // the phase ends (an all-gather of the window's phase records and calls
-// by phase), the balancing choices of the phases that lie in it, and the
-// ended phases' figures to process 0.
+// by phase), the window's extent (its start and ranks, one all-reduce),
+// the phases the timeline may draw (an all-gather), the balancing choices
+// of the phases that lie in it, and the ended phases' figures to process
+// 0. Batching these into one collective would cut the rounds' latency.
 #ifndef RP_LIB_DIAGNOSE_PARALLEL_H_
 #define RP_LIB_DIAGNOSE_PARALLEL_H_
 

@@ -1,5 +1,6 @@
 #include "lib/diagnose/path_records.h"
 
+#include "lib/trace/reader.h"
 #include "lib/trace/record_sink.h"
 
 namespace rp::diagnose {
@@ -45,14 +46,14 @@ Status PathRecords::KeepText(std::string_view text) {
   return OkStatus();
 }
 
-PathSource::PathSource(const window::Dictionary& dict, std::function<void(const trace::CpSegmentRecord&)> step)
-    : step_(std::move(step)) {
+PathSource::PathSource(const window::Dictionary& dict, StepSink step) : step_(std::move(step)) {
   for (const std::string& p : dict.header.producer) {
     if (p.starts_with("rp-cpath")) return;
   }
   writer_ = std::make_unique<trace::Writer>(
       trace::RecordSink("<critical path>", [this](const trace::Record& r) {
-        if (r.type == trace::RecordType::kCpSegment) step_(r.cp_segment);
+        // Computed here, the steps come in the path's order.
+        if (r.type == trace::RecordType::kCpSegment) step_(r.cp_segment, StreamPlace{.after = ++place_.after});
         records_.Keep(r);
       }));
   config_.passthrough = false;
@@ -66,16 +67,33 @@ PathSource::~PathSource() = default;
 Status PathSource::AddWindow(std::unique_ptr<graph::WindowGraph>* w) {
   if (analysis_) return analysis_->AddWindow(w);
   const window::Window& window = (*w)->window;
+  const window::Line* event = nullptr;  // the last line of a rank, its place not yet taken
+  auto take_place = [&]() -> Status {
+    RP_RETURN_IF_ERROR(decoder_.DecodeCopy(window.text(*event), &record_));
+    trace::Reader::OrderKey key;
+    trace::Reader::OrderKeyOf(record_, &key);
+    place_ = StreamPlace{key.phase, key.time, key.rank, 0};
+    event = nullptr;
+    return OkStatus();
+  };
   for (const window::Line& line : window.lines) {
-    if (line.type != trace::RecordType::kCpSummary && line.type != trace::RecordType::kCpProfile &&
-        line.type != trace::RecordType::kCpZeroing && line.type != trace::RecordType::kCpSegment) {
+    if (line.rank >= 0) {
+      event = &line;
       continue;
     }
+    if (line.type != trace::RecordType::kCpSummary && line.type != trace::RecordType::kCpProfile &&
+        line.type != trace::RecordType::kCpZeroing && line.type != trace::RecordType::kCpSegment) {
+      ++place_.after;
+      continue;
+    }
+    // A split stream puts records of no rank right after the event line before them.
+    if (event != nullptr) RP_RETURN_IF_ERROR(take_place());
+    ++place_.after;
     RP_RETURN_IF_ERROR(decoder_.DecodeCopy(window.text(line), &record_));
-    if (record_.type == trace::RecordType::kCpSegment) step_(record_.cp_segment);
+    if (record_.type == trace::RecordType::kCpSegment) step_(record_.cp_segment, place_);
     records_.Keep(record_);
   }
-  return OkStatus();
+  return event != nullptr ? take_place() : OkStatus();
 }
 
 Status PathSource::Finish() {

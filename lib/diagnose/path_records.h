@@ -13,6 +13,7 @@
 
 #include "lib/base/status.h"
 #include "lib/cpath/cpath.h"
+#include "lib/diagnose/timeline.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/trace/codec.h"
 #include "lib/trace/writer.h"
@@ -35,8 +36,10 @@ struct PathRecords {
 class PathSource {
  public:
   // From the stream when its header names rp-cpath among its producers;
-  // each step of the critical path (cp_segment) goes to `step`.
-  PathSource(const window::Dictionary& dict, std::function<void(const trace::CpSegmentRecord&)> step);
+  // each step of the critical path (cp_segment) goes to `step`, with its
+  // record's place in the stream.
+  using StepSink = std::function<void(const trace::CpSegmentRecord&, const StreamPlace&)>;
+  PathSource(const window::Dictionary& dict, StepSink step);
   ~PathSource();
 
   Status AddWindow(std::unique_ptr<graph::WindowGraph>* w);
@@ -45,7 +48,8 @@ class PathSource {
 
  private:
   PathRecords records_;
-  std::function<void(const trace::CpSegmentRecord&)> step_;
+  StepSink step_;
+  StreamPlace place_;  // of the record last read: the event line before it, the records since
   trace::LineDecoder decoder_;
   trace::Record record_;
   // Without rp-cpath's records: the analysis (which keeps a reference to

@@ -1,6 +1,7 @@
 #include "lib/diagnose/timeline.h"
 
 #include <algorithm>
+#include <string>
 
 #include "lib/window/window.h"
 
@@ -14,34 +15,42 @@ void Timeline::Add(Kept& k, int32_t rank, State state, int64_t t0, int64_t t1) {
   ++spans_[rank];
 }
 
-void Timeline::Call(int32_t phase, int64_t cluster, int32_t rank, int64_t start, int64_t t0, int64_t wait,
-                    int64_t t1) {
+int64_t Timeline::KeyOf(int32_t phase, int64_t cluster) {
   // As rp-diagnose's sums: a phase without a cluster is a cluster of its
   // own; the run without phases is one.
-  const int64_t key = phase == window::kNone ? window::kNone : cluster >= 0 ? cluster : phase;
+  return phase == window::kNone ? window::kNone : cluster >= 0 ? cluster : phase;
+}
+
+void Timeline::See(int32_t phase, int64_t cluster) {
+  const int64_t key = KeyOf(phase, cluster);
   auto [it, fresh] = kept_.try_emplace(key);
   Kept& k = it->second;
   // rp-phases numbers phases in time order: a larger id is a phase of the
   // cluster not seen before. The first is kept, then replaced by the
   // second; later ones are not drawn.
-  if (fresh || phase > k.latest) {
-    k.latest = phase;
-    if (k.seen++ >= 2) return;
-    cluster_of_[phase] = key;
-    if (!fresh) {
-      for (const Span& span : k.spans) --spans_[span.rank];
-      k.spans.clear();
-      k.steps.clear();
-    }
-    k.phase = phase;
+  if (!fresh && phase <= k.latest) return;
+  k.latest = phase;
+  if (k.seen++ >= 2) return;
+  cluster_of_[phase] = key;
+  if (!fresh) {
+    for (const Span& span : k.spans) --spans_[span.rank];
+    k.spans.clear();
+    k.steps.clear();
   }
-  if (k.phase != phase) return;
+  k.phase = phase;
+}
+
+void Timeline::Call(int32_t phase, int64_t cluster, int32_t rank, int64_t start, int64_t t0, int64_t wait,
+                    int64_t t1) {
+  auto it = kept_.find(KeyOf(phase, cluster));
+  if (it == kept_.end() || it->second.phase != phase) return;
+  Kept& k = it->second;
   Add(k, rank, kCompute, start, t0);
   Add(k, rank, kWait, t0, t0 + wait);
   Add(k, rank, kMpi, t0 + wait, t1);
 }
 
-void Timeline::Step(int32_t phase, int32_t rank, int64_t t0, int64_t t1) {
+void Timeline::Step(int32_t phase, int32_t rank, int64_t t0, int64_t t1, const StreamPlace& place) {
   auto c = cluster_of_.find(phase);
   if (c == cluster_of_.end()) return;
   Kept& k = kept_[c->second];
@@ -50,7 +59,7 @@ void Timeline::Step(int32_t phase, int32_t rank, int64_t t0, int64_t t1) {
   if (!k.steps.empty() && k.steps.back().rank == rank && k.steps.back().t1 == t0) {
     k.steps.back().t1 = t1;
   } else {
-    k.steps.push_back({rank, kCompute, t0, t1});
+    k.steps.push_back({rank, t0, t1, place});
   }
 }
 
@@ -105,7 +114,7 @@ Status Timeline::Write(int64_t cluster, trace::Writer& out) const {
     base(&r);
     r.set_lane(-1);
     std::vector<int64_t> ranks_of, starts, ends;
-    for (const Span& s : k.steps) {
+    for (const PathStep& s : k.steps) {
       ranks_of.push_back(s.rank);
       starts.push_back(std::max(s.t0, t0));
       ends.push_back(std::min(s.t1, t1));
@@ -125,45 +134,70 @@ void Timeline::Pack(dist::Packer* out) const {
     out->Put(k.phase);
     out->Put(k.latest);
     out->Put(k.seen);
-    for (const std::vector<Span>* spans : {&k.spans, &k.steps}) {
-      out->Put<uint64_t>(spans->size());
-      for (const Span& s : *spans) out->Put(s);
+    out->Put<uint64_t>(k.spans.size());
+    for (const Span& s : k.spans) {
+      out->Put(s.rank);
+      out->Put<uint8_t>(s.state);
+      out->Put(s.t0);
+      out->Put(s.t1);
+    }
+    out->Put<uint64_t>(k.steps.size());
+    for (const PathStep& s : k.steps) {
+      out->Put(s.rank);
+      out->Put(s.t0);
+      out->Put(s.t1);
+      for (int64_t v : {s.place.phase, s.place.time, s.place.rank, s.place.after}) out->Put(v);
     }
   }
 }
 
 Status Timeline::Merge(dist::Unpacker* in) {
+  constexpr size_t kSpanBytes = 4 + 1 + 8 + 8, kStepBytes = 4 + 8 + 8 + 4 * 8;
   for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
     const int64_t cluster = in->Get<int64_t>();
     Kept theirs;
     theirs.phase = in->Get<int32_t>();
     theirs.latest = in->Get<int32_t>();
     theirs.seen = in->Get<int64_t>();
-    for (std::vector<Span>* spans : {&theirs.spans, &theirs.steps}) {
-      const uint64_t count = in->Get<uint64_t>();
-      if (in->bad() || count > kMostSpans * 4) return InputError("damaged timeline");
-      spans->resize(count);
-      for (Span& s : *spans) s = in->Get<Span>();
+    uint64_t count = in->Get<uint64_t>();
+    if (in->bad() || count > in->left() / kSpanBytes) return InputError("damaged timeline");
+    theirs.spans.resize(count);
+    for (Span& s : theirs.spans) {
+      s.rank = in->Get<int32_t>();
+      const uint8_t state = in->Get<uint8_t>();
+      if (state > kWait) return InputError("damaged timeline");
+      s.state = static_cast<State>(state);
+      s.t0 = in->Get<int64_t>();
+      s.t1 = in->Get<int64_t>();
     }
+    count = in->Get<uint64_t>();
+    if (in->bad() || count > in->left() / kStepBytes) return InputError("damaged timeline");
+    theirs.steps.resize(count);
+    for (PathStep& s : theirs.steps) {
+      s.rank = in->Get<int32_t>();
+      s.t0 = in->Get<int64_t>();
+      s.t1 = in->Get<int64_t>();
+      for (int64_t* v : {&s.place.phase, &s.place.time, &s.place.rank, &s.place.after}) *v = in->Get<int64_t>();
+    }
+    // Every process saw the same phases (See): they drew the same one.
     auto [it, fresh] = kept_.try_emplace(cluster);
     Kept& k = it->second;
-    if (!fresh && theirs.phase < k.phase) continue;  // an earlier phase than drawn: not drawn
-    // (The ranks' budgets are the readers': merged at the end, they stay.)
-    if (fresh || theirs.phase > k.phase) {
+    if (fresh) {
       k = std::move(theirs);
       cluster_of_[k.phase] = cluster;
       continue;
     }
-    k.latest = std::max(k.latest, theirs.latest);
-    k.seen = std::max(k.seen, theirs.seen);
+    if (theirs.phase != k.phase) {
+      return InputError("the processes drew different phases of cluster " + std::to_string(cluster));
+    }
     k.spans.insert(k.spans.end(), theirs.spans.begin(), theirs.spans.end());
-    // Along the path every step starts where the one before ended: by
-    // time they are in the path's order; steps on one rank in a row are one.
-    std::vector<Span> steps = std::move(k.steps);
+    // The path's steps back in the stream's order, the path's; steps on one
+    // rank in a row are one.
+    std::vector<PathStep> steps = std::move(k.steps);
     steps.insert(steps.end(), theirs.steps.begin(), theirs.steps.end());
-    std::sort(steps.begin(), steps.end(), [](const Span& a, const Span& b) { return a.t0 < b.t0; });
+    std::sort(steps.begin(), steps.end(), [](const PathStep& a, const PathStep& b) { return a.place < b.place; });
     k.steps.clear();
-    for (const Span& s : steps) {
+    for (const PathStep& s : steps) {
       if (!k.steps.empty() && k.steps.back().rank == s.rank && k.steps.back().t1 == s.t0) {
         k.steps.back().t1 = s.t1;
       } else {

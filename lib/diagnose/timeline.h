@@ -25,6 +25,14 @@
 
 namespace rp::diagnose {
 
+// A record's place in its stream, the same however the stream is split
+// (trace::InputSet's merge): the event line before it (its
+// trace::Reader::OrderKey) and how many records of no rank came between.
+struct StreamPlace {
+  int64_t phase = INT64_MIN, time = INT64_MIN, rank = INT64_MIN, after = 0;
+  auto operator<=>(const StreamPlace&) const = default;
+};
+
 class Timeline {
  public:
   static constexpr size_t kMostSpans = size_t{1} << 18;
@@ -35,21 +43,25 @@ class Timeline {
   explicit Timeline(int64_t ranks = 1)
       : share_(std::max<size_t>(1, kMostSpans / static_cast<size_t>(std::max<int64_t>(1, ranks)))) {}
 
-  // A call of `rank` in `phase` (cluster -1: none known): computation from
-  // `start` to its entry t0, waiting for `wait` after it, then the call to
-  // t1.
+  // The phases a window has calls of (every rank's, ascending), before its
+  // calls: each cluster's phase to draw, the same however the ranks are
+  // read (cluster -1: none known).
+  void See(int32_t phase, int64_t cluster);
+  // A call of `rank` in `phase`: computation from `start` to its entry t0,
+  // waiting for `wait` after it, then the call to t1.
   void Call(int32_t phase, int64_t cluster, int32_t rank, int64_t start, int64_t t0, int64_t wait, int64_t t1);
-  // A step of the critical path (rp-cpath's cp_segment) in `phase`.
-  void Step(int32_t phase, int32_t rank, int64_t t0, int64_t t1);
+  // A step of the critical path (rp-cpath's cp_segment) in `phase`, and
+  // where its record is in the stream (steps merged from processes are put
+  // back in that order, the path's).
+  void Step(int32_t phase, int32_t rank, int64_t t0, int64_t t1, const StreamPlace& place);
 
   // The timeline records of `cluster`'s phase (a phase without a cluster
   // is its own; kNone: the run's only phase), if one was kept.
   Status Write(int64_t cluster, trace::Writer& out) const;
 
   // What processes holding disjoint ranks kept, packed by each and merged
-  // into one (rp-diagnose-mpi): a cluster's spans of the phase the
-  // processes drew (where they saw different phases of it, the latest
-  // drawn), its path steps in time order.
+  // into one (rp-diagnose-mpi): a cluster's spans of the phase every
+  // process draws, its path steps in the path's order.
   void Pack(dist::Packer* out) const;
   Status Merge(dist::Unpacker* in);
 
@@ -60,12 +72,18 @@ class Timeline {
     State state;
     int64_t t0, t1;
   };
+  struct PathStep {
+    int32_t rank;
+    int64_t t0, t1;
+    StreamPlace place;  // its (first) record's
+  };
+  static int64_t KeyOf(int32_t phase, int64_t cluster);
   struct Kept {
     int32_t phase = 0;   // the phase drawn
     int32_t latest = 0;  // the latest phase of the cluster seen
     int64_t seen = 0;    // phases of the cluster seen
     std::vector<Span> spans;
-    std::vector<Span> steps;
+    std::vector<PathStep> steps;
   };
   void Add(Kept& k, int32_t rank, State state, int64_t t0, int64_t t1);
 

@@ -126,6 +126,7 @@ class Unpacker {
     return s;
   }
   bool done() const { return in_.empty(); }
+  size_t left() const { return in_.size(); }  // bytes not read yet
   bool bad() const { return bad_; }
 
  private:

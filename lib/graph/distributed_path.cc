@@ -21,15 +21,6 @@ enum Kind : int64_t {
   kCollect  // id: collect the rest of the path from node id up
 };
 
-// What starts the run, over the processes (window::ApplicationStart of
-// the whole window): the earliest exit of MPI_Init, or without one the
-// earliest entry of any call.
-struct Start {
-  int64_t init_exit = INT64_MAX, entry = INT64_MAX, events = 0;
-  void Add(const Start& o) {
-    init_exit = std::min(init_exit, o.init_exit), entry = std::min(entry, o.entry), events += o.events;
-  }
-};
 // The longest path's end: the longest, the lowest rank on ties.
 struct End {
   int64_t length = INT64_MIN, rank = INT64_MAX;
@@ -267,16 +258,10 @@ Status DistributedPath::Decide(std::vector<Segment>* decided) {
 Status DistributedPath::Add(Graph& g, const match::Ghosts& ghosts, std::vector<Segment>* decided) {
   if (out_.empty()) out_.resize(comm_.size());
   // The window has calls on some process; the first such starts the run.
-  Start start;
-  for (const window::Event& e : g.window().events) {
-    start.entry = std::min(start.entry, e.t0);
-    if (e.category() == mpi::Category::kInit) start.init_exit = std::min(start.init_exit, e.t1);
-  }
-  start.events = g.events();
-  RP_ASSIGN_OR_RETURN(Start all, dist::AllreduceValue(comm_, start));
+  RP_ASSIGN_OR_RETURN(const WindowExtent all, dist::AllreduceValue(comm_, WindowExtent::Of(g)));
   window_had_calls_ = all.events > 0;
   if (all.events == 0) return OkStatus();
-  if (!started_) started_ = true, run_start_ = all.init_exit != INT64_MAX ? all.init_exit : all.entry;
+  if (!started_) started_ = true, run_start_ = all.start();
   LengthPass pass(g, ends_, run_start_, &lp_);
   RP_RETURN_IF_ERROR(Replay(comm_, g, ghosts, pass, &stats_));
   std::vector<RankEnd> before = ends_;

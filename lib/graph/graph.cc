@@ -243,4 +243,15 @@ void Schedule::BreakCycle(uint32_t victim) {
   ready_.push_back(rank);
 }
 
+WindowExtent WindowExtent::Of(const Graph& g) {
+  WindowExtent mine;
+  for (const window::Event& e : g.window().events) {
+    mine.entry = std::min(mine.entry, e.t0);
+    if (e.category() == mpi::Category::kInit) mine.init_exit = std::min(mine.init_exit, e.t1);
+  }
+  mine.events = g.events();
+  mine.ranks = static_cast<int64_t>(g.ranks());
+  return mine;
+}
+
 }  // namespace rp::graph

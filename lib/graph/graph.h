@@ -286,6 +286,24 @@ void Schedule::PlaceLeftHubs(Placed&& placed) {
   }
 }
 
+// What each process's part of a window says of it, added up over the
+// processes (dist::AllreduceValue): where the run starts (window::
+// ApplicationStart of the whole window: the earliest exit of MPI_Init, or
+// without one the earliest entry of any call), its calls, and its ranks
+// (one past the highest with calls, as a one-process window's by_rank).
+struct WindowExtent {
+  int64_t init_exit = INT64_MAX, entry = INT64_MAX, events = 0, ranks = 0;
+  void Add(const WindowExtent& o) {
+    init_exit = std::min(init_exit, o.init_exit), entry = std::min(entry, o.entry);
+    events += o.events, ranks = std::max(ranks, o.ranks);
+  }
+  // The run's start if this is its first window with calls (INT64_MAX: none).
+  int64_t start() const { return init_exit != INT64_MAX ? init_exit : entry; }
+  // This process's part (ghosts count where they are held).
+  static WindowExtent Of(const Graph& g);
+};
+
+
 }  // namespace rp::graph
 
 #endif  // RP_LIB_GRAPH_GRAPH_H_
