@@ -175,6 +175,8 @@ void PackFigures(const PhaseFigures& f, dist::Packer* out) {
   }
 }
 
+int32_t PackedPhase(dist::Unpacker in) { return static_cast<int32_t>(in.Get<int64_t>()); }  // PackFigures' first
+
 Status MergePacked(dist::Unpacker* in, PhaseFigures* into) {
   PhaseFigures& f = *into;
   const bool first = f.ranks.empty() && f.t0 == INT64_MAX;

@@ -43,6 +43,8 @@ Status RemoteSides(dist::Comm& comm, const match::Owners& owners, const graph::G
 // they come.
 void PackFigures(const PhaseFigures& f, dist::Packer* out);
 Status MergePacked(dist::Unpacker* in, PhaseFigures* into);
+// The phase of the figures packed next in `in` (not read past).
+int32_t PackedPhase(dist::Unpacker in);
 
 // The balancing what-ifs (what_if.h) over the processes: longest paths
 // replayed (graph::Replay), a phase's sums and closings reduced.

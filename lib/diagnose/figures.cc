@@ -81,9 +81,9 @@ Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* end
   if (across_) {
     std::vector<uint32_t> delayers;
     for (uint32_t e = 0; e < w.events.size(); ++e) {
-      if (states_.pattern[e] == Pattern::kNone || !Held(w.events[e])) continue;
+      if (states_.pattern[e] == Pattern::kNone || !Held(w.events[e].rank)) continue;
       const uint32_t d = states_.delayer[e];
-      if (!Held(w.events[d]) && remote.emplace(d, Side{}).second) delayers.push_back(d);
+      if (!Held(w.events[d].rank) && remote.emplace(d, Side{}).second) delayers.push_back(d);
     }
     std::vector<Side> sides;
     RP_RETURN_IF_ERROR(across_->Sides(g, attribution_, delayers, &sides));
@@ -96,7 +96,7 @@ Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* end
   // the application), over every rank, before any rank's calls.
   std::vector<int32_t> drawable;
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
-    if (across_ && !across_->Holds(static_cast<int32_t>(rank))) continue;
+    if (!Held(static_cast<int32_t>(rank))) continue;
     for (uint32_t e : w.by_rank[rank]) {
       const window::Event& ev = w.events[e];
       if (ev.category() != mpi::Category::kInit && !ev.bounds_application()) {
@@ -109,7 +109,7 @@ Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* end
   if (across_) RP_RETURN_IF_ERROR(across_->Union(&drawable));
   for (int32_t phase : drawable) timeline_.See(phase, phased_ ? ends_.cluster(phase) : -1);
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
-    if (across_ && !across_->Holds(static_cast<int32_t>(rank))) continue;  // a ghost's: its holder measures it
+    if (!Held(static_cast<int32_t>(rank))) continue;  // a ghost's: its holder measures it
     // The previous call's exit, where the computation before a call starts.
     int64_t before = rank < carried_.size() && carried_[rank].started ? carried_[rank].time : run_start_;
     // The phase of the rank's last call, its figures and cluster: a rank's
@@ -218,7 +218,7 @@ Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* end
   return OkStatus();
 }
 
-bool Figures::Held(const window::Event& e) const { return across_ == nullptr || across_->Holds(e.rank); }
+bool Figures::Held(int32_t rank) const { return across_ == nullptr || across_->Holds(rank); }
 
 double PhaseFigures::Symptom(const std::vector<size_t>& members) const {
   double sum = 0, least = INFINITY;

@@ -214,8 +214,8 @@ class Figures {
   PhaseFigures& At(int32_t phase, size_t ranks);
   // The balancing what-ifs of the phases of window `g` that lie whole in it.
   Status MeasureBalance(graph::Graph& g);
-  // Whether this process measures the event's rank.
-  bool Held(const window::Event& e) const;
+  // Whether this process measures `rank`.
+  bool Held(int32_t rank) const;
   void End(int32_t phase, std::vector<PhaseFigures>* ended);
 
   FiguresAcross* across_;

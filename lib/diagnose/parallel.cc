@@ -102,9 +102,7 @@ class ParallelDiagnose : public dist::WindowStage {
     for (int p = 0; p < comm_.size(); ++p) {
       dist::Unpacker from(in[p]);
       while (!from.done() && !from.bad()) {
-        dist::Unpacker peek = from;
-        PhaseFigures& f = merged[static_cast<int32_t>(peek.Get<int64_t>())];
-        RP_RETURN_IF_ERROR(MergePacked(&from, &f));
+        RP_RETURN_IF_ERROR(MergePacked(&from, &merged[PackedPhase(from)]));
       }
       if (from.bad()) return InputError("process " + std::to_string(p) + " sent damaged phase figures");
     }

@@ -83,10 +83,8 @@ Status PathSource::AddWindow(std::unique_ptr<graph::WindowGraph>* w) {
     }
     if (line.type != trace::RecordType::kCpSummary && line.type != trace::RecordType::kCpProfile &&
         line.type != trace::RecordType::kCpZeroing && line.type != trace::RecordType::kCpSegment) {
-      ++place_.after;
       continue;
     }
-    // A split stream puts records of no rank right after the event line before them.
     if (event != nullptr) RP_RETURN_IF_ERROR(take_place());
     ++place_.after;
     RP_RETURN_IF_ERROR(decoder_.DecodeCopy(window.text(line), &record_));

@@ -49,7 +49,7 @@ class PathSource {
  private:
   PathRecords records_;
   StepSink step_;
-  StreamPlace place_;  // of the record last read: the event line before it, the records since
+  StreamPlace place_;  // of the path record last read
   trace::LineDecoder decoder_;
   trace::Record record_;
   // Without rp-cpath's records: the analysis (which keeps a reference to

@@ -55,11 +55,15 @@ void Timeline::Step(int32_t phase, int32_t rank, int64_t t0, int64_t t1, const S
   if (c == cluster_of_.end()) return;
   Kept& k = kept_[c->second];
   if (k.phase != phase || t1 <= t0) return;
+  Append(&k.steps, {rank, t0, t1, place});
+}
+
+void Timeline::Append(std::vector<PathStep>* steps, const PathStep& s) {
   // Consecutive steps on one rank are one.
-  if (!k.steps.empty() && k.steps.back().rank == rank && k.steps.back().t1 == t0) {
-    k.steps.back().t1 = t1;
+  if (!steps->empty() && steps->back().rank == s.rank && steps->back().t1 == s.t0) {
+    steps->back().t1 = s.t1;
   } else {
-    k.steps.push_back({rank, t0, t1, place});
+    steps->push_back(s);
   }
 }
 
@@ -191,19 +195,12 @@ Status Timeline::Merge(dist::Unpacker* in) {
       return InputError("the processes drew different phases of cluster " + std::to_string(cluster));
     }
     k.spans.insert(k.spans.end(), theirs.spans.begin(), theirs.spans.end());
-    // The path's steps back in the stream's order, the path's; steps on one
-    // rank in a row are one.
+    // The path's steps back in the stream's order, the path's.
     std::vector<PathStep> steps = std::move(k.steps);
     steps.insert(steps.end(), theirs.steps.begin(), theirs.steps.end());
     std::sort(steps.begin(), steps.end(), [](const PathStep& a, const PathStep& b) { return a.place < b.place; });
     k.steps.clear();
-    for (const PathStep& s : steps) {
-      if (!k.steps.empty() && k.steps.back().rank == s.rank && k.steps.back().t1 == s.t0) {
-        k.steps.back().t1 = s.t1;
-      } else {
-        k.steps.push_back(s);
-      }
-    }
+    for (const PathStep& s : steps) Append(&k.steps, s);
   }
   return in->bad() ? InputError("damaged timeline") : OkStatus();
 }

@@ -25,9 +25,10 @@
 
 namespace rp::diagnose {
 
-// A record's place in its stream, the same however the stream is split
-// (trace::InputSet's merge): the event line before it (its
-// trace::Reader::OrderKey) and how many records of no rank came between.
+// A path record's place in its stream, the same however the stream is
+// split (trace::InputSet's merge puts records of no rank right after the
+// event line before them): that event line (its trace::Reader::OrderKey)
+// and how many path records came since it, this one included.
 struct StreamPlace {
   int64_t phase = INT64_MIN, time = INT64_MIN, rank = INT64_MIN, after = 0;
   auto operator<=>(const StreamPlace&) const = default;
@@ -78,6 +79,7 @@ class Timeline {
     StreamPlace place;  // its (first) record's
   };
   static int64_t KeyOf(int32_t phase, int64_t cluster);
+  static void Append(std::vector<PathStep>* steps, const PathStep& s);
   struct Kept {
     int32_t phase = 0;   // the phase drawn
     int32_t latest = 0;  // the latest phase of the cluster seen
