@@ -4,8 +4,8 @@
 set -euo pipefail
 source tests/mpi/testenv.sh
 app=$root/$1
-rp-record -o "$work/trace.ndjson" -- "${MPIRUN[@]}" -np 5 "$app" -n 40 -b 20000
+rp-record -o "$work/trace.ndjson" -- "${MPIRUN[@]}" -np 5 "$app" -n 40 -b 20000 -w "$work/compute"
 rp-clocksync "$work/trace.ndjson" | rp-phases -o "$work/phased.ndjson"
 rp-repr --no-passthrough -k 5 "$work/phased.ndjson" -o "$work/repr.ndjson"
 rp-repr --format text "$work/phased.ndjson"
-python3 "$root/tests/mpi/repr/check_bimodal.py" "$work/repr.ndjson" 40 20000
+python3 "$root/tests/mpi/repr/check_bimodal.py" "$work/repr.ndjson" 40 20000 "$work/compute" 5
