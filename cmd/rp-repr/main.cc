@@ -1,35 +1,20 @@
 // rp-repr: representative paths of each phase.
+#include "cmd/rp-repr/options.h"
 #include "lib/cli/tool.h"
 #include "lib/report/format_option.h"
 #include "lib/repr/repr.h"
 
 int main(int argc, char** argv) {
-  using rp::repr::Cost;
-  using rp::repr::Select;
   rp::cli::Tool tool("rp-repr",
                      "Find k representative paths of each phase: the most and least costly and those at the "
                      "percentiles between, with the tasks on each.");
   rp::cli::IoOptions io;
   rp::repr::StageConfig config;
-  using rp::repr::Space;
   tool.AddInputs(&io);
   tool.AddHold(&io);
   tool.AddOutput(&io);
   CLI::App& app = tool.app();
-  app.add_option("-k,--paths", config.k, "paths kept per phase")
-      ->type_name("K")
-      ->check(rp::cli::Between(rp::repr::kMinPaths, rp::repr::kMaxPaths));
-  tool.AddChoice<Select>("--select", &config.select, {{"repr", Select::kRepr}, {"topk", Select::kTopK}},
-                         "repr: uniformly spaced percentiles, 100% to 0%; topk: the k/2 (rounded down) most and "
-                         "the other k - k/2 least costly");
-  tool.AddChoice<rp::repr::Space>("--space", &config.space,
-                                  {{"path", rp::repr::Space::kPath}, {"prof", rp::repr::Space::kProf}},
-                                  "path: each kept path and its tasks; prof: path profiles only, the kept paths' "
-                                  "costs by function and calling context per phase cluster and for the run (their "
-                                  "size follows the code, not the run)");
-  tool.AddChoice<Cost>("--cost", &config.cost, {{"compute", Cost::kCompute}, {"wall", Cost::kWall}},
-                       "compute: a path's computation (its tasks); wall: its length with MPI time, as rp-cpath "
-                       "measures it (the most costly path is then the critical path)");
+  rp::repr::AddReprOptions(tool, &config);
   bool no_passthrough = false;
   app.add_flag("--no-passthrough", no_passthrough, "write only the path records, not the input's");
   rp::report::FormatOption format(tool);

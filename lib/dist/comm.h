@@ -109,16 +109,14 @@ class Unpacker {
       std::memcpy(&value, in_.data(), sizeof value);
       in_.remove_prefix(sizeof value);
     } else {
-      in_ = {};
-      bad_ = true;
+      Fail();
     }
     return value;
   }
   std::string GetString() {
     const uint64_t n = Get<uint64_t>();
     if (n > in_.size()) {
-      bad_ = true;
-      in_ = {};
+      Fail();
       return {};
     }
     std::string s(in_.substr(0, n));
@@ -128,6 +126,11 @@ class Unpacker {
   bool done() const { return in_.empty(); }
   size_t left() const { return in_.size(); }  // bytes not read yet
   bool bad() const { return bad_; }
+  // What was read does not fit (a count larger than the bytes left): bad.
+  void Fail() {
+    bad_ = true;
+    in_ = {};
+  }
 
  private:
   std::string_view in_;

@@ -8,21 +8,16 @@
 #include "lib/repr/select.h"
 
 namespace rp::repr {
-namespace {
 
-// A node of the window named alike on every process: its event's place in
-// the stream and its side, which orders nodes as their indices do in the
-// one-process window (entry 2e, exit 2e + 1). Ended paths sort after
-// every node, by their key, as Candidate::kCarried does.
-struct NodeKey {
-  int64_t phase = 0, t0 = 0, rank = 0, seq = 0, side = 0;
-  auto operator<=>(const NodeKey&) const = default;
-};
-
-NodeKey KeyOf(const graph::Graph& g, uint32_t node) {
+NodeKey NodeKey::Of(const graph::Graph& g, uint32_t node) {
   const match::EventOrder o = match::EventOrder::Of(g.event(node));
   return {o.phase, o.t0, o.rank, o.seq, graph::IsExit(node) ? 1 : 0};
 }
+
+namespace {
+
+// Ended paths sort after every node, by their key, as Candidate::kCarried
+// does.
 NodeKey EndedKey(uint32_t key) { return {INT64_MAX, static_cast<int64_t>(key), 0, 0, 0}; }
 
 // One candidate of one process for the union: what the path is (its
@@ -48,7 +43,7 @@ Expected<std::vector<Kept>> UnionAcross(dist::Comm& comm, const PathSets& sets, 
     for (const Candidate* c = sets.begin(node); c != sets.end(node); ++c) {
       const uint32_t slot = static_cast<uint32_t>(c - sets.begin(node));
       const auto [from, from_slot] = sets.Source(*g, c->from, c->slot);
-      mine.Put(Offer{KeyOf(*g, from), from_slot, c->cost, KeyOf(*g, node), slot,
+      mine.Put(Offer{NodeKey::Of(*g, from), from_slot, c->cost, NodeKey::Of(*g, node), slot,
                      Kept{c->cost, comm.rank(), node, slot}});
     }
   }
@@ -109,9 +104,10 @@ static_assert(std::is_trivially_copyable_v<Hop> && std::is_trivially_copyable_v<
 
 Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets& sets, const graph::Graph& g,
                   const std::vector<Kept>& kept, std::vector<std::vector<Task>>* tasks,
-                  std::vector<PathSets::Origin>* origins) {
+                  std::vector<PathSets::Origin>* origins, std::vector<std::vector<int32_t>>* rounds) {
   tasks->assign(kept.size(), {});
   origins->assign(kept.size(), {});
+  if (rounds != nullptr) rounds->assign(kept.size(), {});
   std::vector<Hop> walks;  // this process's walks to take, this round
   for (size_t j = 0; j < kept.size(); ++j) {
     if (kept[j].process != comm.rank() || kept[j].node == Candidate::kCarried) continue;
@@ -119,7 +115,7 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
   }
   dist::Packer ends;
   std::vector<Task> part;
-  for (;;) {
+  for (int32_t round = 0;; ++round) {
     std::vector<dist::Packer> out(comm.size());
     int64_t sent = 0;
     for (const Hop& walk : walks) {
@@ -137,6 +133,7 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
       // Walked back: this stretch comes before what the walk found so far.
       std::vector<Task>& all = (*tasks)[j];
       all.insert(all.begin(), part.begin(), part.end());
+      if (rounds != nullptr) (*rounds)[j].insert((*rounds)[j].begin(), part.size(), round);
       if (origin.remote != graph::kNoNode) {
         const window::Event& ghost = g.event(origin.remote);
         const int p = owners.Of(ghost.rank);

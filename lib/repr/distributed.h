@@ -48,6 +48,15 @@ class SetsPass : public graph::Pass {
   std::vector<int64_t> costs_;
 };
 
+// A node of the window named alike on every process: its event's place in
+// the stream and its side, which orders nodes as their indices do in the
+// one-process window (entry 2e, exit 2e + 1).
+struct NodeKey {
+  int64_t phase = 0, t0 = 0, rank = 0, seq = 0, side = 0;
+  auto operator<=>(const NodeKey&) const = default;
+  static NodeKey Of(const graph::Graph& g, uint32_t node);
+};
+
 // A path PathSets::Union kept, over the processes: where it is.
 struct Kept {
   int64_t cost = 0;
@@ -70,10 +79,14 @@ Expected<std::vector<Kept>> UnionAcross(dist::Comm& comm, const PathSets& sets, 
 // none here), walked across processes: where a walk reaches a ghost, the
 // ghost's holder walks on. (*tasks)[j]: kept path j's tasks on this
 // process's ranks, in time order; (*origins)[j]: where it came from (a
-// carried set's rank and slot, or -1), the same on every process.
+// carried set's rank and slot, or -1), the same on every process. With
+// `rounds`, (*rounds)[j][i] is the round of the walk that found task i: a
+// walk goes back along its path one process at a time, so the tasks of
+// all processes are in the path's order by round, the last first, then
+// by their order here.
 Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets& sets, const graph::Graph& g,
                   const std::vector<Kept>& kept, std::vector<std::vector<Task>>* tasks,
-                  std::vector<PathSets::Origin>* origins);
+                  std::vector<PathSets::Origin>* origins, std::vector<std::vector<int32_t>>* rounds = nullptr);
 
 }  // namespace rp::repr
 

@@ -50,23 +50,34 @@ Status PathProfiles::WriteScope(int64_t cluster, const Scope& scope, const profi
                                 bool with_profiles, trace::Writer& out) const {
   // By function, and by function in its calling context (the owner's
   // caller): the paper's tree, one row per node with costs.
+  // Contexts are keyed by their caller's call path (the trace's site ids)
+  // and the function's name, never by the tree's node ids: their order
+  // then follows the program, not the order samples came in (nor which
+  // process interned them).
   std::map<std::string, std::vector<int64_t>> functions;
-  std::map<std::pair<int32_t, int32_t>, std::vector<int64_t>> contexts;
+  struct Context {
+    std::vector<std::string> path;
+    std::vector<int64_t> costs;
+  };
+  std::map<std::pair<std::vector<int64_t>, std::string>, Context> contexts;
   for (const auto& [owner, costs] : scope.by_owner) {
     const profile::ContextTree::Node& n = tree.node(owner);
-    for (std::vector<int64_t>* row : {&functions[tree.functions()[n.function]], &contexts[{n.parent, n.function}]}) {
+    const std::string& fn = tree.functions()[n.function];
+    Context& context = contexts[{tree.Path(n.parent), fn}];
+    if (context.path.empty()) context.path = tree.FunctionPath(n.parent, n.function);
+    for (std::vector<int64_t>* row : {&functions[fn], &context.costs}) {
       if (row->empty()) row->assign(k_, 0);
       for (int j = 0; j < k_; ++j) (*row)[j] += costs[j];
     }
   }
   // Costliest on the most costly path first; ties by name.
-  auto order = [](const auto& rows) {
+  auto order = [](const auto& rows, auto costs) {
     std::vector<typename std::decay_t<decltype(rows)>::const_iterator> out;
     for (auto it = rows.begin(); it != rows.end(); ++it) out.push_back(it);
-    std::stable_sort(out.begin(), out.end(), [](auto a, auto b) { return a->second[0] > b->second[0]; });
+    std::stable_sort(out.begin(), out.end(), [&](auto a, auto b) { return costs(a)[0] > costs(b)[0]; });
     return out;
   };
-  for (auto it : order(functions)) {
+  for (auto it : order(functions, [](auto it) -> const std::vector<int64_t>& { return it->second; })) {
     if (!with_profiles) break;
     trace::PathProfileRecord r;
     if (cluster != kRun) r.set_cluster(cluster);
@@ -75,14 +86,14 @@ Status PathProfiles::WriteScope(int64_t cluster, const Scope& scope, const profi
     r.set_costs(it->second);
     RP_RETURN_IF_ERROR(out.Write(r));
   }
-  for (auto it : order(contexts)) {
+  for (auto it : order(contexts, [](auto it) -> const std::vector<int64_t>& { return it->second.costs; })) {
     if (!with_profiles || !contexts_) break;
     trace::PathProfileRecord r;
     if (cluster != kRun) r.set_cluster(cluster);
     r.set_scope("context");
-    r.set_fn(tree.functions()[it->first.second]);
-    r.set_path(tree.FunctionPath(it->first.first, it->first.second));
-    r.set_costs(it->second);
+    r.set_fn(it->first.second);
+    r.set_path(it->second.path);
+    r.set_costs(it->second.costs);
     RP_RETURN_IF_ERROR(out.Write(r));
   }
   // Differences (Figure 2): what slot a spent more than slot b, by

@@ -27,6 +27,7 @@ class OwnerCosts {
  public:
   void Add(const profile::Share* begin, const profile::Share* end, const profile::ContextTree& tree);
   void Add(const OwnerCosts& other) { costs_.insert(costs_.end(), other.costs_.begin(), other.costs_.end()); }
+  void Add(int32_t owner, int64_t ns) { costs_.emplace_back(owner, ns); }
   void Normalize();
   const std::vector<std::pair<int32_t, int64_t>>& costs() const { return costs_; }
 

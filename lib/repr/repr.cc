@@ -16,6 +16,7 @@
 #include "lib/repr/path_profile.h"
 #include "lib/repr/path_records.h"
 #include "lib/repr/path_summary.h"
+#include "lib/repr/spans.h"
 #include "lib/trace/codec.h"
 
 namespace rp::repr {
@@ -177,7 +178,7 @@ class Stage {
     }
     RP_RETURN_IF_ERROR(attribution_.AddWindow(win, run_start_));
     run_.sets.Run(g, run_.carried, run_start_);
-    NoteSpans(win);
+    spans_.Note(win, run_.carried, run_start_, phased_);
     if (phased_) {
       // A phase that ran on into this window but has no calls here ended
       // where the last window did.
@@ -214,42 +215,13 @@ class Stage {
   Status NoteRecords(const window::Dictionary& dict) { return phase_ends_.NoteRecords(dict); }
 
  private:
-  // Each phase's time so far, and the run's: from the earliest of its
-  // first tasks' starts to its last call's end (its entry for
-  // MPI_Finalize), the span its paths can cover.
-  struct Span {
-    int64_t start = INT64_MAX, end = INT64_MIN;
-  };
-  void NoteSpans(const window::Window& w) {
-    for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
-      int64_t before = rank < run_.carried.size() && run_.carried[rank].started ? run_.carried[rank].time : run_start_;
-      // The phase whose first task on this rank was seen (MPI_Init's is not one).
-      int32_t begun = rank < run_.carried.size() && run_.carried[rank].started ? run_.carried[rank].phase : INT32_MIN;
-      for (uint32_t e : w.by_rank[rank]) {
-        const window::Event& ev = w.events[e];
-        const int64_t end = ev.bounds_application() ? ev.t0 : ev.t1;
-        run_span_.end = std::max(run_span_.end, end);
-        if (phased_ && ev.phase != kNone) {
-          Span& span = spans_[ev.phase];
-          if (ev.phase != begun && ev.category() != mpi::Category::kInit) {
-            span.start = std::min(span.start, std::max(before, run_start_));
-            begun = ev.phase;
-          }
-          span.end = std::max(span.end, end);
-        }
-        before = ev.t1;
-      }
-    }
-  }
-
   // The paths of `phase` (kNone: the run, on track run_) that represent
   // every path at each rank's last call of it: in window `g` (null when
   // none of its calls is there), or in a rank's carried set when it made
   // no call of it since.
   Status Complete(Track& track, const graph::Graph* g, int32_t phase) {
     const bool run = phase == kNone;
-    Span span = run ? Span{run_start_, run_span_.end} : spans_[phase];
-    if (!run) spans_.erase(phase);
+    const Span span = run ? spans_.run(run_start_) : spans_.Take(phase);
     // A phase of MPI_Init alone has no tasks: no paths to show.
     if (span.start == INT64_MAX) return OkStatus();
     std::vector<uint32_t> nodes;
@@ -341,8 +313,7 @@ class Stage {
   bool started_ = false, phased_ = false;
   int64_t run_start_ = 0;
   phases::PhaseEnds phase_ends_;
-  std::map<int32_t, Span> spans_;          // by phase, until told
-  Span run_span_;
+  Spans spans_;
   std::vector<Task> tasks_;
   profile::Attribution attribution_;
   PathProfiles profiles_;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The stages on P = 1, 2, 3, 4, 8 processes: the split output of
-# rp-phases-mpi, rp-cpath-mpi, rp-clocksync-mpi and rp-diagnose-mpi, read
+# rp-phases-mpi, rp-cpath-mpi, rp-clocksync-mpi, rp-repr-mpi and
+# rp-diagnose-mpi, read
 # through its index,
 # is the one-process stage's output on the merged trace byte for byte --
 # on a recorded run (6 ranks in 6 parts: with 8 processes, some
@@ -357,6 +358,53 @@ status=$?
 }
 [ ! -e x.ndjson.zst ] || fail "rp-diagnose-mpi without rp-cpath's records left an index"
 
+# rp-repr-mpi: the paths on P processes are rp-repr's, byte for byte, and
+# so are its warnings: on rp-phases-mpi's outputs (split in 4) of the
+# recorded run and the 256 generated ranks; on the run without phases,
+# whose whole-run paths run through every window (the parts kept across
+# windows), with --space prof, --cost wall, --select topk; without
+# passthrough; on the Score-P trace after rp-clocksync-mpi and
+# rp-phases-mpi; on each hand-made rp-repr trace in testdata split in 2.
+export PATH="$root/cmd/rp-repr:$PATH"
+same_repr() {  # expected actual what
+  cmp "$1" "$2" || {
+    diff "$1" "$2" | head -6 | cut -c1-300
+    fail "rp-repr-mpi $3 differs from rp-repr"
+  }
+}
+repr_on() {  # P one-process-input split-input name [options]
+  local p=$1 one=$2 split=$3 name=$4
+  shift 4
+  rp-repr "$@" $one -o $name-one.ndjson 2>$name-one.err
+  timeout 300 "${parallel[@]}" -np $p rp-repr-mpi "$@" $split -o $name-r$p.ndjson.zst 2>$name-r$p.err ||
+    { cat $name-r$p.err; fail "rp-repr-mpi $* on $p processes, $name"; }
+  same_repr $name-one.ndjson <(rp-cat $name-r$p.ndjson.zst) "$* on $p processes, $name"
+  same_repr $name-one.err <(sed 's/^rp-repr-mpi:/rp-repr:/' $name-r$p.err) "'s warnings ($*) on $p processes, $name"
+}
+for trace in run halo-split; do
+  for p in 1 2 3 4 8; do repr_on $p $trace-phases.ndjson $trace-p4.ndjson.zst $trace; done
+  timeout 300 "${parallel[@]}" -np 3 rp-repr-mpi --no-passthrough $trace-p4.ndjson.zst -o $trace-rn.ndjson \
+    2>/dev/null || fail "rp-repr-mpi --no-passthrough, $trace"
+  same_repr <(rp-repr --no-passthrough $trace-phases.ndjson 2>/dev/null) $trace-rn.ndjson "--no-passthrough, $trace"
+done
+[ "$(grep -c '"type":"path"' halo-split-one.ndjson)" -gt 100 ] || fail "the generated run should have many paths"
+grep -q '"type":"path_diff"' run-one.ndjson || fail "the run's paths have no differences"
+rp-cat run.ndjson.zst -o run-merged.ndjson
+for p in 2 3; do repr_on $p run-merged.ndjson run.ndjson.zst unphased; done
+grep -q "no phase records" unphased-one.err || fail "rp-repr without phases: no warning"
+repr_on 3 run-merged.ndjson run.ndjson.zst unphased-prof --space prof -k 7
+repr_on 4 run-merged.ndjson run.ndjson.zst unphased-wall --cost wall -k 3
+repr_on 3 halo.ndjson.zst halo-split.ndjson.zst halo-topk --select topk -k 8
+timeout 60 "${parallel[@]}" -np 2 rp-repr-mpi scorep-p.ndjson -o scorep-r.ndjson 2>/dev/null ||
+  fail "rp-repr-mpi on the Score-P trace"
+same_repr <(rp-clocksync scorep.ndjson 2>/dev/null | rp-phases 2>/dev/null | rp-repr 2>/dev/null) \
+  <(rp-cat scorep-r.ndjson) "after rp-clocksync-mpi and rp-phases-mpi, on the Score-P trace"
+for t in "$root"/testdata/traces/repr_*.ndjson "$root"/testdata/traces/samples.ndjson; do
+  name=$(basename $t .ndjson)
+  rp-cat --split 2 $t -o $name-split.ndjson || fail "rp-cat --split of $name"
+  repr_on 2 $t $name-split.ndjson $name
+done
+
 # No mpi records: exit 1, told once; rp-clocksync-mpi's stream written as
 # rp-clocksync writes it.
 cat >samples.ndjson <<'TRACE'
@@ -371,7 +419,7 @@ status=$?
 [ $status = 1 ] || { cat out; fail "rp-clocksync-mpi without mpi records: exit $status, not 1"; }
 [ "$(grep -c 'no mpi records' out)" = 1 ] || { cat out; fail "rp-clocksync-mpi without mpi records: not told once"; }
 same_sync <(rp-clocksync samples.ndjson 2>/dev/null) <(rp-cat samples-out.ndjson) "without mpi records"
-for stage in rp-phases rp-cpath; do
+for stage in rp-phases rp-cpath rp-repr; do
   timeout 60 "${parallel[@]}" -np 2 $stage-mpi samples-split.ndjson -o samples-$stage.ndjson >out 2>&1
   status=$?
   [ $status = 1 ] || { cat out; fail "$stage-mpi without mpi records: exit $status, not 1"; }

@@ -1,0 +1,567 @@
+#include "lib/repr/parallel.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "lib/base/free_slots.h"
+#include "lib/base/version.h"
+#include "lib/dist/judge.h"
+#include "lib/dist/place.h"
+#include "lib/dist/stage.h"
+#include "lib/graph/distributed.h"
+#include "lib/match/distributed.h"
+#include "lib/phases/distributed.h"
+#include "lib/profile/attribution.h"
+#include "lib/repr/distributed.h"
+#include "lib/repr/path_profile.h"
+#include "lib/repr/path_records.h"
+#include "lib/repr/path_summary.h"
+#include "lib/repr/spans.h"
+
+namespace rp::repr {
+namespace {
+
+using window::kNone;
+
+// An interval of a path with where it lies on the path: the window whose
+// walk found it and the walk's round there (a walk goes back along the
+// path, so a later round is earlier on it). The pieces of all processes
+// sorted by (window, round descending) are in the path's order.
+struct Piece {
+  int64_t window = 0;
+  int32_t round = 0;
+  Interval interval;
+};
+static_assert(std::is_trivially_copyable_v<Piece>);
+
+// Appends a task or interval, merging it into the last piece when both are
+// on one rank in one round of one walk (other processes' pieces may lie
+// between two rounds).
+void PushPiece(std::vector<Piece>* pieces, const Piece& next) {
+  if (!pieces->empty() && pieces->back().window == next.window && pieces->back().round == next.round &&
+      pieces->back().interval.rank == next.interval.rank) {
+    std::vector<Interval> one{pieces->back().interval};
+    Push(&one, next.interval);
+    pieces->back().interval = one.back();
+    return;
+  }
+  pieces->push_back(next);
+}
+
+// What this process holds of (part of) a path: its ranks' pieces, and
+// their code.
+struct Portion {
+  std::vector<Piece> pieces;
+  OwnerCosts code;
+  void Add(const Portion& later) {
+    for (const Piece& p : later.pieces) PushPiece(&pieces, p);
+    code.Add(later.code);
+    code.Normalize();
+  }
+};
+
+// This process's tasks of a walk (WalkAcross's, with their rounds) as a
+// portion. The time before MPI_Init is not the application's: not a task.
+Portion Summarize(const graph::Graph& g, const std::vector<Task>& tasks, const std::vector<int32_t>& rounds,
+                  int64_t window, const profile::Attribution& attribution, bool keep_summary) {
+  Portion out;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const Task& t = tasks[i];
+    const window::Event& ev = g.window().events[t.event];
+    if (ev.category() == mpi::Category::kInit) continue;
+    if (keep_summary) PushPiece(&out.pieces, {window, rounds[i], {ev.rank, ev.seq, ev.seq, t.t0, t.t1, t.cost, 1}});
+    const profile::Attribution::Computation c = attribution.Before(t.event);
+    out.code.Add(c.begin, c.end, attribution.tree());
+  }
+  out.code.Normalize();
+  return out;
+}
+
+// One propagation of path sets over the windows (the run's, or the
+// phases'), as rp-repr's Track, over processes: the chain of parts (which
+// part a part continues, how many heads and parts hold it) is the same on
+// every process, decided from every rank's heads; each part's portion is
+// what this process's ranks ran of it.
+class Track {
+ public:
+  Track(const Config& config, bool keep_summary) : sets(config), keep_summary_(keep_summary) {}
+
+  PathSets sets;
+  std::vector<RankSet> carried;  // this process's ranks', after the last window
+
+  int32_t Head(int64_t rank, int64_t slot) const {
+    if (rank < 0 || static_cast<size_t>(rank) >= heads_.size() || slot < 0 ||
+        static_cast<size_t>(slot) >= heads_[rank].size()) {
+      return -1;
+    }
+    return heads_[rank][slot];
+  }
+  bool has_heads(size_t rank) const { return rank < heads_.size() && !heads_[rank].empty(); }
+  int32_t prev(int32_t id) const { return parts_[id].prev; }
+  const Portion& portion(int32_t id) const { return parts_[id].portion; }
+
+  // The window is done with: each rank's paths so far become parts when
+  // `keep` (alike on every process), and the carried sets. `ranks`: the
+  // window's over every process.
+  Status Continue(dist::Comm& comm, const match::Owners& owners, const graph::Graph& g, bool keep, int64_t ranks,
+                  int64_t window, const profile::Attribution& attribution) {
+    std::vector<std::vector<int32_t>> heads(std::max(heads_.size(), static_cast<size_t>(ranks)));
+    if (keep) RP_RETURN_IF_ERROR(NewHeads(comm, owners, g, window, attribution, &heads));
+    for (auto& rank : heads_) {
+      for (int32_t h : rank) Release(h);
+    }
+    heads_ = std::move(heads);
+    for (auto& rank : heads_) {
+      for (int32_t h : rank) Fold(h);
+    }
+    sets.Carry(g, &carried);
+    return OkStatus();
+  }
+
+ private:
+  // A path at a rank's last exit, as every process learns it.
+  struct HeadPath {
+    int64_t cost;
+    NodeKey source;  // where it really came from (PathSets::Source): one part per path
+    int64_t source_slot;
+    uint32_t exit, slot;  // where it is, on the rank's process
+  };
+  static_assert(std::is_trivially_copyable_v<HeadPath>);
+
+  Status NewHeads(dist::Comm& comm, const match::Owners& owners, const graph::Graph& g, int64_t window,
+                  const profile::Attribution& attribution, std::vector<std::vector<int32_t>>* heads) {
+    dist::Packer mine;
+    for (size_t rank = 0; rank < g.ranks(); ++rank) {
+      const uint32_t last = g.last_event(rank);
+      if (last == graph::kNoNode) continue;
+      const uint32_t exit = graph::Exit(last);
+      mine.Put<int64_t>(static_cast<int64_t>(rank));
+      mine.Put<uint8_t>(static_cast<uint8_t>(sets.end(exit) - sets.begin(exit)));
+      for (const Candidate* c = sets.begin(exit); c != sets.end(exit); ++c) {
+        const auto [from, from_slot] = sets.Source(g, c->from, c->slot);
+        mine.Put(HeadPath{c->cost, NodeKey::Of(g, from), from_slot, exit, static_cast<uint32_t>(c - sets.begin(exit))});
+      }
+    }
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm.Allgather(mine.bytes()));
+    // Every rank with calls here, by rank, and its paths.
+    std::map<int64_t, std::vector<HeadPath>> by_rank;
+    for (size_t p = 0; p < all.size(); ++p) {
+      dist::Unpacker in(all[p]);
+      while (!in.done() && !in.bad()) {
+        const int64_t rank = in.Get<int64_t>();
+        std::vector<HeadPath>& paths = by_rank[rank];
+        for (int n = in.Get<uint8_t>(); n > 0 && !in.bad(); --n) paths.push_back(in.Get<HeadPath>());
+        if (owners.Of(rank) != static_cast<int>(p)) in.Fail();
+      }
+      if (in.bad()) return InputError("process " + std::to_string(p) + " sent damaged path heads");
+    }
+    // Each path once, walked where its rank is read.
+    std::map<std::pair<NodeKey, int64_t>, size_t> walk_of;
+    std::vector<Kept> walks;
+    for (const auto& [rank, paths] : by_rank) {
+      for (const HeadPath& h : paths) {
+        if (walk_of.emplace(std::make_pair(h.source, h.source_slot), walks.size()).second) {
+          walks.push_back({h.cost, owners.Of(rank), h.exit, h.slot});
+        }
+      }
+    }
+    std::vector<std::vector<Task>> tasks;
+    std::vector<PathSets::Origin> origins;
+    std::vector<std::vector<int32_t>> rounds;
+    RP_RETURN_IF_ERROR(WalkAcross(comm, owners, sets, g, walks, &tasks, &origins, &rounds));
+    // The parts in rp-repr's order (by rank, then slot), alike everywhere.
+    std::vector<int32_t> part_of(walks.size(), -1);
+    for (size_t rank = 0; rank < heads->size(); ++rank) {
+      auto it = by_rank.find(static_cast<int64_t>(rank));
+      if (it == by_rank.end()) {
+        if (rank < heads_.size()) (*heads)[rank] = heads_[rank];  // no calls here: its paths stand
+        for (int32_t h : (*heads)[rank]) Retain(h);
+        continue;
+      }
+      for (const HeadPath& h : it->second) {
+        const size_t w = walk_of.at({h.source, h.source_slot});
+        if (part_of[w] < 0) {
+          const int32_t prev = Head(origins[w].carried_rank, origins[w].carried_slot);
+          Retain(prev);
+          part_of[w] = NewPart(prev, Summarize(g, tasks[w], rounds[w], window, attribution, keep_summary_));
+        }
+        Retain(part_of[w]);
+        (*heads)[rank].push_back(part_of[w]);
+      }
+    }
+    return OkStatus();
+  }
+
+  struct Part {
+    int32_t prev = -1;
+    int32_t refs = 0;
+    Portion portion;  // this process's
+  };
+  int32_t NewPart(int32_t prev, Portion portion) {
+    const int32_t id = TakeSlot(&parts_, &free_);
+    parts_[id] = Part{prev, 0, std::move(portion)};  // the heads that take it retain it
+    return id;
+  }
+  void Retain(int32_t id) {
+    if (id >= 0) ++parts_[id].refs;
+  }
+  void Release(int32_t id) {
+    while (id >= 0 && --parts_[id].refs == 0) {
+      const int32_t prev = parts_[id].prev;
+      Free(id);
+      id = prev;
+    }
+  }
+  void Free(int32_t id) {
+    parts_[id] = Part{};
+    free_.push_back(id);
+  }
+  // A part's predecessors that lead to it alone are folded into it, as
+  // rp-repr folds them: memory follows the kept paths, not the run.
+  void Fold(int32_t id) {
+    Part& part = parts_[id];
+    while (part.prev >= 0 && parts_[part.prev].refs == 1) {
+      Part& prev = parts_[part.prev];
+      prev.portion.Add(part.portion);
+      part.portion = std::move(prev.portion);
+      const int32_t gone = part.prev;
+      part.prev = prev.prev;  // its reference passes to `part`
+      Free(gone);
+    }
+  }
+
+  bool keep_summary_;
+  std::vector<Part> parts_;
+  std::vector<int32_t> free_;
+  std::vector<std::vector<int32_t>> heads_;  // by rank (every process's), slot of its carried set
+};
+
+// A path's code by calling context (the trace's site ids, innermost
+// first), as another process's tree names it.
+void PackCode(const OwnerCosts& code, const profile::ContextTree& tree, dist::Packer* out) {
+  out->Put<uint64_t>(code.costs().size());
+  for (const auto& [owner, ns] : code.costs()) {
+    const std::vector<int64_t> path = tree.Path(owner);
+    out->Put<uint32_t>(static_cast<uint32_t>(path.size()));
+    for (int64_t site : path) out->Put(site);
+    out->Put(ns);
+  }
+}
+void UnpackCode(dist::Unpacker* in, profile::ContextTree& tree, OwnerCosts* code) {
+  std::vector<int64_t> path;
+  for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
+    path.resize(in->Get<uint32_t>());
+    if (path.size() > in->left() / sizeof(int64_t)) return in->Fail();
+    for (int64_t& site : path) site = in->Get<int64_t>();
+    code->Add(tree.Intern(path), in->Get<int64_t>());
+  }
+}
+
+class ParallelRepr : public dist::WindowStage {
+ public:
+  ParallelRepr(const StageConfig& config, dist::Comm& comm, trace::InputSet& input, const dist::OutputFiles& files)
+      : WindowStage(comm, input, files, config.read), config_(config),
+        run_(Config{config.k, config.select, config.cost, /*reset_at_phase=*/false}, config.space == Space::kPath),
+        phases_(Config{config.k, config.select, config.cost, /*reset_at_phase=*/true}, config.space == Space::kPath),
+        profiles_(config.k) {}
+
+ private:
+  Status Start() override {
+    if (config_.k < kMinPaths || config_.k > kMaxPaths) {
+      return InputError("k must be between " + std::to_string(kMinPaths) + " and " + std::to_string(kMaxPaths) +
+                        ", not " + std::to_string(config_.k));
+    }
+    RP_RETURN_IF_ERROR(windows_.Start());
+    RP_RETURN_IF_ERROR(input_.RequireSplit("rp-repr-mpi"));
+    const window::Dictionary& dict = windows_.dictionary();
+    RP_ASSIGN_OR_RETURN(owners_, match::ShareOwners(comm_, input_.first_rank(), input_.last_rank()));
+    RP_ASSIGN_OR_RETURN(const std::string prelude, window::PreludeText(dict, std::string("rp-repr ") + kVersion,
+                                                                       nullptr, !config_.passthrough));
+    RP_RETURN_IF_ERROR(config_.passthrough ? out_.Open(prelude, input_.first_rank() <= input_.last_rank())
+                                           : out_.OpenStream(prelude));
+    attribution_ = std::make_unique<profile::Attribution>(dict);
+    return phase_ends_.NoteRecords(dict);
+  }
+
+  Status AddWindow(window::Window& w) override {
+    match::Ghosts ghosts;
+    RP_ASSIGN_OR_RETURN(const match::Matching matching,
+                        match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts));
+    graph::Graph g(w, matching, true);  // problems counted for this process's calls
+    backward_ += g.problems().backward_edges;
+    RP_RETURN_IF_ERROR(phase_ends_.Share(comm_, w));
+    const window::Line* last = nullptr;  // this process's last line of a rank (its lines are in the stream's order)
+    for (const window::Line& line : w.lines) {
+      if (config_.passthrough && out_.part()) {
+        RP_RETURN_IF_ERROR(out_.WriteLine(w.text(line), line.rank >= 0 ? line.time : INT64_MIN));
+      }
+      if (line.rank >= 0) last = &line;
+    }
+    if (last != nullptr) {
+      RP_ASSIGN_OR_RETURN(last_, placer_.Of(w.text(*last), comm_.rank()));
+    }
+    RP_RETURN_IF_ERROR(AddGraph(w, g, ghosts));
+    ++window_;
+    return WritePending();
+  }
+
+  Status AddGraph(const window::Window& w, graph::Graph& g, const match::Ghosts& ghosts) {
+    attribution_->ForgetBefore(INT64_MAX);  // only the window's own tasks are asked for
+    RP_ASSIGN_OR_RETURN(const graph::WindowExtent extent,
+                        dist::AllreduceValue(comm_, graph::WindowExtent::Of(g)));
+    if (extent.events == 0) return attribution_->AddWindow(w, run_start_);  // samples after the last call
+    if (!started_) {
+      started_ = true;
+      run_start_ = extent.start();
+      phased_ = phase_ends_.Phased();
+    }
+    RP_RETURN_IF_ERROR(attribution_->AddWindow(w, run_start_));
+    RP_RETURN_IF_ERROR(Propagate(g, ghosts, run_));
+    spans_.Note(w, run_.carried, run_start_, phased_);
+    if (phased_) {
+      // A phase that ran on into this window but has no calls here ended
+      // where the last window did.
+      for (int32_t phase : phase_ends_.EndedBefore()) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
+      RP_RETURN_IF_ERROR(Propagate(g, ghosts, phases_));
+      for (int32_t phase : phase_ends_.EndedIn()) RP_RETURN_IF_ERROR(Complete(phases_, &g, phase));
+      RP_RETURN_IF_ERROR(phases_.Continue(comm_, owners_, g, phase_ends_.ends().any_open(), extent.ranks, window_,
+                                          *attribution_));
+    }
+    return run_.Continue(comm_, owners_, g, true, extent.ranks, window_, *attribution_);
+  }
+
+  Status Propagate(graph::Graph& g, const match::Ghosts& ghosts, Track& track) {
+    SetsPass pass(g, &track.sets, track.carried, run_start_);
+    return graph::Replay(comm_, g, ghosts, pass, &stats_);
+  }
+
+  // rp-repr's Complete over processes: the paths of `phase` (kNone: the
+  // run, on track run_) that represent every path at each rank's last call
+  // of it, in window `g` (null when none of its calls is there) or in a
+  // rank's carried set. Every process calls it; process 0 writes them.
+  Status Complete(Track& track, const graph::Graph* g, int32_t phase) {
+    const bool run = phase == kNone;
+    RP_ASSIGN_OR_RETURN(const Span span,
+                        dist::AllreduceValue(comm_, run ? spans_.run(run_start_) : spans_.Take(phase)));
+    // A phase of MPI_Init alone has no tasks: no paths to show.
+    if (span.start == INT64_MAX) return OkStatus();
+    std::vector<uint32_t> nodes;
+    std::vector<bool> here(track.carried.size());
+    if (g != nullptr) {
+      const window::Window& w = g->window();
+      for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+        for (auto e = w.by_rank[rank].rbegin(); e != w.by_rank[rank].rend(); ++e) {
+          if (run || w.events[*e].phase == phase) {
+            nodes.push_back(graph::Exit(*e));
+            if (rank < here.size()) here[rank] = true;
+            break;
+          }
+        }
+      }
+    }
+    std::vector<PathSets::Ended> ended;
+    std::vector<std::pair<int64_t, int64_t>> ended_at;  // rank, slot
+    RP_RETURN_IF_ERROR(Ended(track, run, phase, here, &ended, &ended_at));
+    std::vector<int> positions;
+    int total = 0;
+    RP_ASSIGN_OR_RETURN(const std::vector<Kept> kept,
+                        UnionAcross(comm_, track.sets, g, nodes,
+                                    comm_.rank() == 0 ? ended : std::vector<PathSets::Ended>{}, &positions, &total));
+    std::vector<std::vector<Task>> tasks(kept.size());
+    std::vector<PathSets::Origin> origins(kept.size());
+    std::vector<std::vector<int32_t>> rounds(kept.size());
+    if (g != nullptr) RP_RETURN_IF_ERROR(WalkAcross(comm_, owners_, track.sets, *g, kept, &tasks, &origins, &rounds));
+    // This process's pieces and code of each kept path, to process 0.
+    dist::Packer mine;
+    for (size_t j = 0; j < kept.size(); ++j) {
+      const bool carried = kept[j].node == Candidate::kCarried;
+      const int32_t head = carried ? track.Head(ended_at[kept[j].slot].first, ended_at[kept[j].slot].second)
+                                   : track.Head(origins[j].carried_rank, origins[j].carried_slot);
+      // Earlier windows' parts, oldest first, then this window's tasks.
+      std::vector<int32_t> chain;
+      for (int32_t part = head; part >= 0; part = track.prev(part)) chain.push_back(part);
+      Portion path;
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) path.Add(track.portion(*it));
+      if (!carried) {
+        path.Add(Summarize(*g, tasks[j], rounds[j], window_, *attribution_, config_.space == Space::kPath));
+      }
+      mine.Put<uint64_t>(path.pieces.size());
+      for (const Piece& p : path.pieces) mine.Put(p);
+      PackCode(path.code, attribution_->tree(), &mine);
+    }
+    std::vector<std::string> bytes(comm_.size());
+    bytes[0] = std::move(mine.bytes());
+    RP_ASSIGN_OR_RETURN(const std::vector<std::string> in, comm_.Alltoallv(bytes));
+    if (comm_.rank() != 0) return OkStatus();
+    std::vector<Portion> paths(kept.size());
+    for (int p = 0; p < comm_.size(); ++p) {
+      dist::Unpacker from(in[p]);
+      for (Portion& path : paths) {
+        const uint64_t n = from.Get<uint64_t>();
+        if (n > from.left() / sizeof(Piece)) from.Fail();
+        for (uint64_t i = 0; i < n && !from.bad(); ++i) path.pieces.push_back(from.Get<Piece>());
+        UnpackCode(&from, attribution_->tree(), &path.code);
+      }
+      if (from.bad() || !from.done()) return InputError("process " + std::to_string(p) + " sent damaged paths");
+    }
+    const int64_t cluster = phase_ends_.cluster(phase);
+    const int64_t length = span.start < span.end ? span.end - span.start : 0;
+    // A phase without a cluster (phases tagged by another tool) is a
+    // cluster of its own.
+    const int64_t profile = run ? PathProfiles::kRun : cluster >= 0 ? cluster : phase;
+    trace::Writer writer(trace::StringOutput(&pending_text_));
+    for (size_t j = 0; j < kept.size(); ++j) {
+      Portion& path = paths[j];
+      std::stable_sort(path.pieces.begin(), path.pieces.end(), [](const Piece& a, const Piece& b) {
+        return a.window != b.window ? a.window < b.window : a.round > b.round;
+      });
+      std::vector<Interval> summary;
+      for (const Piece& p : path.pieces) Push(&summary, p.interval);
+      path.code.Normalize();
+      const int slot = ProfileSlot(config_.select, config_.k, positions[j], total);
+      profiles_.AddPath(profile, slot, path.code, kept[j].cost);
+      if (config_.space == Space::kProf) continue;
+      const int kept_n = static_cast<int>(kept.size());
+      RP_RETURN_IF_ERROR(WritePath({.phase = run ? -1 : phase,
+                                    .cluster = cluster,
+                                    .order = static_cast<int>(j),
+                                    .percentile = Percentile(config_.select, config_.k, static_cast<int>(j),
+                                                             positions[j], total, kept_n),
+                                    .cost = kept[j].cost,
+                                    .length = length},
+                                   summary, writer));
+    }
+    return writer.Close();
+  }
+
+  // The paths of ranks whose last call of the phase was in an earlier
+  // window: their carried paths, one entry per path (the part it ends
+  // with), from every process, alike everywhere, as rp-repr lists them.
+  Status Ended(const Track& track, bool run, int32_t phase, const std::vector<bool>& here,
+               std::vector<PathSets::Ended>* ended, std::vector<std::pair<int64_t, int64_t>>* at) {
+    struct Entry {
+      int64_t rank, slot, cost;
+      int32_t part;
+    };
+    dist::Packer mine;
+    for (size_t rank = 0; rank < track.carried.size(); ++rank) {
+      const RankSet& set = track.carried[rank];
+      if (here[rank] || !set.started || (!run && set.phase != phase) || !track.has_heads(rank)) continue;
+      for (size_t slot = 0; slot < set.paths.size(); ++slot) {
+        mine.Put(Entry{static_cast<int64_t>(rank), static_cast<int64_t>(slot), set.paths[slot].cost,
+                       track.Head(static_cast<int64_t>(rank), static_cast<int64_t>(slot))});
+      }
+    }
+    RP_ASSIGN_OR_RETURN(const std::vector<std::string> all, comm_.Allgather(mine.bytes()));
+    std::vector<Entry> entries;
+    for (size_t p = 0; p < all.size(); ++p) {
+      dist::Unpacker in(all[p]);
+      while (!in.done() && !in.bad()) entries.push_back(in.Get<Entry>());
+      if (in.bad()) return InputError("process " + std::to_string(p) + " sent damaged carried paths");
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return std::tie(a.rank, a.slot) < std::tie(b.rank, b.slot); });
+    std::map<int32_t, size_t> by_part;
+    for (const Entry& e : entries) {
+      auto [it, fresh] = by_part.emplace(e.part, ended->size());
+      if (fresh) {
+        ended->push_back({e.cost, static_cast<uint32_t>(e.rank * config_.k + e.slot)});
+        at->emplace_back(e.rank, e.slot);
+      } else {
+        (*ended)[it->second].cost = std::max((*ended)[it->second].cost, e.cost);
+      }
+    }
+    return OkStatus();
+  }
+
+  // Process 0's records so far, to the holder of the last line, who puts
+  // them after it (process 0 without passthrough: the one stream).
+  Status WritePending() {
+    RP_ASSIGN_OR_RETURN(const dist::Latest latest, dist::AllreduceValue(comm_, dist::Latest{last_}));
+    const int writer = config_.passthrough && latest.place.process >= 0 ? static_cast<int>(latest.place.process) : 0;
+    std::vector<std::string> bytes(comm_.size());
+    bytes[writer] = std::move(pending_text_);
+    pending_text_.clear();
+    RP_ASSIGN_OR_RETURN(const std::vector<std::string> in, comm_.Alltoallv(bytes));
+    if (comm_.rank() != writer || in[0].empty()) return OkStatus();
+    if (config_.passthrough) {
+      out_.Count(std::count(in[0].begin(), in[0].end(), '\n'));
+      return out_.part()->WriteText(in[0]);
+    }
+    return out_.index()->WriteText(in[0]);
+  }
+
+  Status Finish() override {
+    RP_RETURN_IF_ERROR(dist::WarnAboutInputAcross(comm_, windows_, comm_.rank() == 0));
+    if (!started_) {
+      // Told once (mpirun exits with its status).
+      return comm_.rank() == 0 ? NothingError("the trace has no mpi records: no paths") : OkStatus();
+    }
+    for (int32_t phase : phase_ends_.ends().Open()) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
+    const bool speak = comm_.rank() == 0;
+    if (speak && phase_ends_.ends().reopened()) {
+      spdlog::warn("a phase has calls after its phase record's count of calls, or after a later phase: its paths "
+                   "are told once per stretch");
+    }
+    RP_RETURN_IF_ERROR(Complete(run_, nullptr, kNone));
+    attribution_->Finish();
+    RP_ASSIGN_OR_RETURN(const dist::Sum samples,
+                        dist::AllreduceValue(comm_, dist::Sum{attribution_->any_samples() ? 1 : 0}));
+    RP_ASSIGN_OR_RETURN(const dist::Sum backward, dist::AllreduceValue(comm_, dist::Sum{backward_}));
+    if (speak) {
+      if (samples.value == 0) {
+        spdlog::info("the trace has no samples: path profiles and differences name the function calling the MPI "
+                     "call that ends each task (rp-record --sample-hz 200 names the code that computes)");
+      }
+      std::vector<double> percentiles;
+      for (int j = 0; j < config_.k; ++j) percentiles.push_back(NominalPercentile(j, config_.k));
+      trace::Writer writer(trace::StringOutput(&pending_text_));
+      RP_RETURN_IF_ERROR(profiles_.Write(attribution_->tree(), DiffPairs(config_.select, config_.k), percentiles,
+                                         config_.space == Space::kProf, writer));
+      RP_RETURN_IF_ERROR(writer.Close());
+    }
+    RP_RETURN_IF_ERROR(WritePending());
+    if (speak && !phased_) spdlog::info("no phase records (rp-phases): the whole run is one phase");
+    if (speak && backward.value > 0) {
+      spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are not "
+                   "synchronized; run rp-clocksync first. The paths miss them.",
+                   backward.value);
+    }
+    spdlog::debug("process {} of {}: path sets: {} rounds, {} bytes sent", comm_.rank(), comm_.size(), stats_.rounds,
+                  stats_.bytes_sent);
+    return out_.Close(input_.first_rank(), input_.last_rank());
+  }
+
+  const StageConfig& config_;
+  match::Owners owners_;
+  Track run_;     // the whole run's paths
+  Track phases_;  // each phase's, when the trace has phases
+  phases::SharedPhaseEnds phase_ends_;
+  std::unique_ptr<profile::Attribution> attribution_;
+  PathProfiles profiles_;  // process 0's
+  Spans spans_;
+  bool started_ = false, phased_ = false;
+  int64_t run_start_ = 0;
+  int64_t window_ = 0;
+  int64_t backward_ = 0;
+  std::string pending_text_;  // process 0's records not yet written
+  dist::Place last_;          // this process's last line so far
+  dist::Placer placer_;
+  graph::ReplayStats stats_;
+};
+
+}  // namespace
+
+Status RunParallel(const StageConfig& config, dist::Comm& comm, trace::InputSet& input,
+                   const dist::OutputFiles& files) {
+  return ParallelRepr(config, comm, input, files).Run();
+}
+
+}  // namespace rp::repr
