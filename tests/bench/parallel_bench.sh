@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rp-phases-mpi, rp-cpath-mpi, rp-diagnose-mpi and rp-clocksync-mpi: measured speed-up at P = 1, 2 and memory at P = 1, 2, 4 on this machine,
+# rp-phases-mpi, rp-cpath-mpi, rp-repr-mpi, rp-diagnose-mpi and rp-clocksync-mpi: measured speed-up at P = 1, 2 and memory at P = 1, 2, 4 on this machine,
 # the volume it exchanges checked against its formula on a simulated run
 # of many ranks, and a model of time and memory at P = 64..4096 for traces
 # of 10^9..10^11 records built from those figures.
@@ -9,9 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bazel build -c opt //cmd/rp-cat //cmd/rp-phases //cmd/rp-phases:rp-phases-mpi //cmd/rp-cpath //cmd/rp-cpath:rp-cpath-mpi \
   //cmd/rp-clocksync //cmd/rp-clocksync:rp-clocksync-mpi //cmd/rp-diagnose //cmd/rp-diagnose:rp-diagnose-mpi \
+  //cmd/rp-repr //cmd/rp-repr:rp-repr-mpi \
   //tests/synth:gen_halo >/dev/null 2>&1
 bin=$(pwd)/bazel-bin
-export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$bin/cmd/rp-cpath:$bin/cmd/rp-clocksync:$bin/cmd/rp-diagnose:$PATH"
+export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$bin/cmd/rp-cpath:$bin/cmd/rp-clocksync:$bin/cmd/rp-diagnose:$bin/cmd/rp-repr:$PATH"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
 records=${RP_BENCH_RECORDS:-10000000}
 runs=${RP_BENCH_RUNS:-3}
@@ -68,9 +69,16 @@ stage_at c rp-cpath "$work/halo.ndjson" "$work/s" "$cat_wall"
 cc=$(echo "$c1_cpu / $n" | bc -l)
 # CPU per record of one process: the compute term of the model.
 c=$(echo "$p1_cpu / $n" | bc -l)
+# rp-repr-mpi on rp-phases' output of the same trace, split.
+rp-phases "$work/halo.ndjson" -o "$work/phased.ndjson" 2>/dev/null
+rm -f "$work"/s1* "$work"/s2* "$work"/s4*
+for parts in 1 2 4; do rp-cat --split $parts "$work/phased.ndjson" -o "$work/r$parts.ndjson"; done
+timed rcat "rp-cat -z on rp-phases' output" taskset -c 0 rp-cat -z "$work/phased.ndjson" -o "$work/out/rcat.ndjson.zst"
+stage_at r rp-repr "$work/phased.ndjson" "$work/r" "$rcat_wall"
+rm -f "$work"/phased.ndjson "$work"/r1* "$work"/r2* "$work"/r4*
 # rp-diagnose-mpi on rp-cpath's output of the same trace (phased), split.
 rp-phases "$work/halo.ndjson" 2>/dev/null | rp-cpath -o "$work/cpath.ndjson" 2>/dev/null
-rm -f "$work"/halo.ndjson "$work"/s1* "$work"/s2* "$work"/s4*
+rm -f "$work"/halo.ndjson
 for parts in 1 2 4; do rp-cat --split $parts "$work/cpath.ndjson" -o "$work/d$parts.ndjson"; done
 timed dcat "rp-cat -z on rp-cpath's output" taskset -c 0 rp-cat -z "$work/cpath.ndjson" -o "$work/out/dcat.ndjson.zst"
 stage_at d rp-diagnose "$work/cpath.ndjson" "$work/d" "$dcat_wall"
