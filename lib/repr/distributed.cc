@@ -96,7 +96,7 @@ struct Hop {
 };
 // Where a walk ended (its origin), sent to every process.
 struct End {
-  int64_t path, carried_rank, carried_slot;
+  int64_t path, carried_rank, carried_slot, round;
 };
 static_assert(std::is_trivially_copyable_v<Hop> && std::is_trivially_copyable_v<End>);
 
@@ -104,10 +104,13 @@ static_assert(std::is_trivially_copyable_v<Hop> && std::is_trivially_copyable_v<
 
 Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets& sets, const graph::Graph& g,
                   const std::vector<Kept>& kept, std::vector<std::vector<Task>>* tasks,
-                  std::vector<PathSets::Origin>* origins, std::vector<std::vector<int32_t>>* rounds) {
+                  std::vector<PathSets::Origin>* origins, WalkRounds* rounds) {
   tasks->assign(kept.size(), {});
   origins->assign(kept.size(), {});
-  if (rounds != nullptr) rounds->assign(kept.size(), {});
+  if (rounds != nullptr) {
+    rounds->of_task.assign(kept.size(), {});
+    rounds->last.assign(kept.size(), 0);
+  }
   std::vector<Hop> walks;  // this process's walks to take, this round
   for (size_t j = 0; j < kept.size(); ++j) {
     if (kept[j].process != comm.rank() || kept[j].node == Candidate::kCarried) continue;
@@ -133,7 +136,7 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
       // Walked back: this stretch comes before what the walk found so far.
       std::vector<Task>& all = (*tasks)[j];
       all.insert(all.begin(), part.begin(), part.end());
-      if (rounds != nullptr) (*rounds)[j].insert((*rounds)[j].begin(), part.size(), round);
+      if (rounds != nullptr) rounds->of_task[j].insert(rounds->of_task[j].begin(), part.size(), round);
       if (origin.remote != graph::kNoNode) {
         const window::Event& ghost = g.event(origin.remote);
         const int p = owners.Of(ghost.rank);
@@ -141,7 +144,7 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
         out[p].Put(Hop{walk.path, ghost.rank, ghost.seq, origin.remote_slot});
         ++sent;
       } else {
-        ends.Put(End{walk.path, origin.carried_rank, origin.carried_slot});
+        ends.Put(End{walk.path, origin.carried_rank, origin.carried_slot, round});
       }
     }
     std::vector<std::string> bytes(comm.size());
@@ -168,6 +171,7 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
       const End end = in.Get<End>();
       if (in.bad() || end.path < 0 || static_cast<size_t>(end.path) >= kept.size()) return InputError("a damaged walk end");
       (*origins)[end.path] = {static_cast<int32_t>(end.carried_rank), static_cast<int>(end.carried_slot)};
+      if (rounds != nullptr) rounds->last[end.path] = static_cast<int32_t>(end.round);
     }
   }
   return OkStatus();

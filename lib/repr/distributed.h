@@ -79,14 +79,18 @@ Expected<std::vector<Kept>> UnionAcross(dist::Comm& comm, const PathSets& sets, 
 // none here), walked across processes: where a walk reaches a ghost, the
 // ghost's holder walks on. (*tasks)[j]: kept path j's tasks on this
 // process's ranks, in time order; (*origins)[j]: where it came from (a
-// carried set's rank and slot, or -1), the same on every process. With
-// `rounds`, (*rounds)[j][i] is the round of the walk that found task i: a
-// walk goes back along its path one process at a time, so the tasks of
-// all processes are in the path's order by round, the last first, then
-// by their order here.
+// carried set's rank and slot, or -1), the same on every process.
+//
+// A walk goes back along its path one process at a time, a round each:
+// the tasks of all processes are in the path's order by round, the last
+// first, then by their order on their process. WalkRounds says which.
+struct WalkRounds {
+  std::vector<std::vector<int32_t>> of_task;  // [j][i]: the round that found (*tasks)[j][i]
+  std::vector<int32_t> last;                  // [j]: the round of path j's first task (every process's)
+};
 Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets& sets, const graph::Graph& g,
                   const std::vector<Kept>& kept, std::vector<std::vector<Task>>* tasks,
-                  std::vector<PathSets::Origin>* origins, std::vector<std::vector<int32_t>>* rounds = nullptr);
+                  std::vector<PathSets::Origin>* origins, WalkRounds* rounds = nullptr);
 
 }  // namespace rp::repr
 

@@ -55,23 +55,51 @@ void PushPiece(std::vector<Piece>* pieces, const Piece& next) {
   pieces->push_back(next);
 }
 
-// What this process holds of (part of) a path: its ranks' pieces, and
-// their code.
+// What this process holds of a stretch of a path (a part, or parts end to
+// end): its ranks' pieces, and their code. Where the stretch's first task
+// (over every process) is this process's first piece, and its last task
+// the last piece, a stretch just before or after it on the path that
+// meets it on the same rank joins it into one piece, as rp-repr's Push
+// joins intervals: a path that stays on a rank keeps one piece, not one a
+// window.
 struct Portion {
   std::vector<Piece> pieces;
   OwnerCosts code;
+  bool covers = false;  // any stretch (a fresh portion has none)
+  bool first_is_first = false, last_is_last = false;
+
+  // `later` is the stretch right after this one on the path.
   void Add(const Portion& later) {
-    for (const Piece& p : later.pieces) PushPiece(&pieces, p);
     code.Add(later.code);
     code.Normalize();
+    if (!later.covers) return;
+    if (!covers) {
+      pieces = later.pieces;
+      covers = true, first_is_first = later.first_is_first, last_is_last = later.last_is_last;
+      return;
+    }
+    auto next = later.pieces.begin();
+    if (last_is_last && later.first_is_first && !pieces.empty() && next != later.pieces.end() &&
+        pieces.back().interval.rank == next->interval.rank) {
+      // The joined piece sorts where this stretch's last did: after its
+      // window's other pieces, before the later window's.
+      std::vector<Interval> one{pieces.back().interval};
+      Push(&one, next->interval);
+      pieces.back().interval = one.back();
+      ++next;
+    }
+    pieces.insert(pieces.end(), next, later.pieces.end());
+    last_is_last = later.last_is_last && !later.pieces.empty();
   }
 };
 
-// This process's tasks of a walk (WalkAcross's, with their rounds) as a
-// portion. The time before MPI_Init is not the application's: not a task.
+// This process's tasks of a walk (WalkAcross's, their rounds `rounds`, the
+// walk's first task found in round `last`) as a portion. The time before
+// MPI_Init is not the application's: not a task.
 Portion Summarize(const graph::Graph& g, const std::vector<Task>& tasks, const std::vector<int32_t>& rounds,
-                  int64_t window, const profile::Attribution& attribution, bool keep_summary) {
+                  int32_t last, int64_t window, const profile::Attribution& attribution, bool keep_summary) {
   Portion out;
+  out.covers = true;
   for (size_t i = 0; i < tasks.size(); ++i) {
     const Task& t = tasks[i];
     const window::Event& ev = g.window().events[t.event];
@@ -81,6 +109,8 @@ Portion Summarize(const graph::Graph& g, const std::vector<Task>& tasks, const s
     out.code.Add(c.begin, c.end, attribution.tree());
   }
   out.code.Normalize();
+  out.first_is_first = !out.pieces.empty() && out.pieces.front().round == last;
+  out.last_is_last = !out.pieces.empty() && out.pieces.back().round == 0;
   return out;
 }
 
@@ -104,6 +134,14 @@ class Track {
     return heads_[rank][slot];
   }
   bool has_heads(size_t rank) const { return rank < heads_.size() && !heads_[rank].empty(); }
+  // Parts held, and this process's pieces of them (for -v).
+  std::pair<size_t, size_t> held() const {
+    size_t parts = 0, pieces = 0;
+    for (const Part& p : parts_) {
+      if (p.refs > 0) ++parts, pieces += p.portion.pieces.size();
+    }
+    return {parts, pieces};
+  }
   int32_t prev(int32_t id) const { return parts_[id].prev; }
   const Portion& portion(int32_t id) const { return parts_[id].portion; }
 
@@ -174,7 +212,7 @@ class Track {
     }
     std::vector<std::vector<Task>> tasks;
     std::vector<PathSets::Origin> origins;
-    std::vector<std::vector<int32_t>> rounds;
+    WalkRounds rounds;
     RP_RETURN_IF_ERROR(WalkAcross(comm, owners, sets, g, walks, &tasks, &origins, &rounds));
     // The parts in rp-repr's order (by rank, then slot), alike everywhere.
     std::vector<int32_t> part_of(walks.size(), -1);
@@ -190,7 +228,8 @@ class Track {
         if (part_of[w] < 0) {
           const int32_t prev = Head(origins[w].carried_rank, origins[w].carried_slot);
           Retain(prev);
-          part_of[w] = NewPart(prev, Summarize(g, tasks[w], rounds[w], window, attribution, keep_summary_));
+          part_of[w] = NewPart(prev, Summarize(g, tasks[w], rounds.of_task[w], rounds.last[w], window, attribution,
+                                               keep_summary_));
         }
         Retain(part_of[w]);
         (*heads)[rank].push_back(part_of[w]);
@@ -307,9 +346,10 @@ class ParallelRepr : public dist::WindowStage {
     if (last != nullptr) {
       RP_ASSIGN_OR_RETURN(last_, placer_.Of(w.text(*last), comm_.rank()));
     }
+    RP_RETURN_IF_ERROR(FindWriter());
     RP_RETURN_IF_ERROR(AddGraph(w, g, ghosts));
     ++window_;
-    return WritePending();
+    return OkStatus();
   }
 
   Status AddGraph(const window::Window& w, graph::Graph& g, const match::Ghosts& ghosts) {
@@ -376,69 +416,107 @@ class ParallelRepr : public dist::WindowStage {
                                     comm_.rank() == 0 ? ended : std::vector<PathSets::Ended>{}, &positions, &total));
     std::vector<std::vector<Task>> tasks(kept.size());
     std::vector<PathSets::Origin> origins(kept.size());
-    std::vector<std::vector<int32_t>> rounds(kept.size());
+    WalkRounds rounds;
     if (g != nullptr) RP_RETURN_IF_ERROR(WalkAcross(comm_, owners_, track.sets, *g, kept, &tasks, &origins, &rounds));
-    // This process's pieces and code of each kept path, to process 0.
-    dist::Packer mine;
+    // This process's pieces of each kept path to the writer, their code
+    // to process 0 (which keeps the profiles).
+    dist::Packer pieces, code;
     for (size_t j = 0; j < kept.size(); ++j) {
       const bool carried = kept[j].node == Candidate::kCarried;
       const int32_t head = carried ? track.Head(ended_at[kept[j].slot].first, ended_at[kept[j].slot].second)
                                    : track.Head(origins[j].carried_rank, origins[j].carried_slot);
-      // Earlier windows' parts, oldest first, then this window's tasks.
-      std::vector<int32_t> chain;
-      for (int32_t part = head; part >= 0; part = track.prev(part)) chain.push_back(part);
-      Portion path;
-      for (auto it = chain.rbegin(); it != chain.rend(); ++it) path.Add(track.portion(*it));
+      // Earlier windows' parts, oldest first, then this window's tasks:
+      // packed as they are (the writer sorts and joins them).
+      std::vector<const Portion*> stretch;
+      for (int32_t part = head; part >= 0; part = track.prev(part)) stretch.push_back(&track.portion(part));
+      std::reverse(stretch.begin(), stretch.end());
+      Portion here;
       if (!carried) {
-        path.Add(Summarize(*g, tasks[j], rounds[j], window_, *attribution_, config_.space == Space::kPath));
+        here = Summarize(*g, tasks[j], rounds.of_task[j], rounds.last[j], window_, *attribution_,
+                         config_.space == Space::kPath);
+        stretch.push_back(&here);
       }
-      mine.Put<uint64_t>(path.pieces.size());
-      for (const Piece& p : path.pieces) mine.Put(p);
-      PackCode(path.code, attribution_->tree(), &mine);
+      uint64_t n = 0;
+      OwnerCosts path_code;
+      for (const Portion* p : stretch) n += p->pieces.size(), path_code.Add(p->code);
+      pieces.Put(n);
+      for (const Portion* p : stretch) {
+        for (const Piece& piece : p->pieces) pieces.Put(piece);
+      }
+      path_code.Normalize();
+      PackCode(path_code, attribution_->tree(), &code);
     }
     std::vector<std::string> bytes(comm_.size());
-    bytes[0] = std::move(mine.bytes());
+    if (config_.space == Space::kPath) bytes[writer_] = std::move(pieces.bytes());
+    bytes[0] += code.bytes();
     RP_ASSIGN_OR_RETURN(const std::vector<std::string> in, comm_.Alltoallv(bytes));
-    if (comm_.rank() != 0) return OkStatus();
+    const bool writes = config_.space == Space::kPath && comm_.rank() == writer_;
+    if (!writes && comm_.rank() != 0) return OkStatus();
     std::vector<Portion> paths(kept.size());
     for (int p = 0; p < comm_.size(); ++p) {
       dist::Unpacker from(in[p]);
       for (Portion& path : paths) {
+        if (!writes) break;
         const uint64_t n = from.Get<uint64_t>();
         if (n > from.left() / sizeof(Piece)) from.Fail();
         for (uint64_t i = 0; i < n && !from.bad(); ++i) path.pieces.push_back(from.Get<Piece>());
+      }
+      for (Portion& path : paths) {
+        if (comm_.rank() != 0) break;
         UnpackCode(&from, attribution_->tree(), &path.code);
       }
       if (from.bad() || !from.done()) return InputError("process " + std::to_string(p) + " sent damaged paths");
     }
     const int64_t cluster = phase_ends_.cluster(phase);
-    const int64_t length = span.start < span.end ? span.end - span.start : 0;
-    // A phase without a cluster (phases tagged by another tool) is a
-    // cluster of its own.
-    const int64_t profile = run ? PathProfiles::kRun : cluster >= 0 ? cluster : phase;
-    trace::Writer writer(trace::StringOutput(&pending_text_));
     for (size_t j = 0; j < kept.size(); ++j) {
       Portion& path = paths[j];
+      if (comm_.rank() == 0) {
+        // A phase without a cluster (phases tagged by another tool) is a
+        // cluster of its own.
+        const int64_t profile = run ? PathProfiles::kRun : cluster >= 0 ? cluster : phase;
+        path.code.Normalize();
+        profiles_.AddPath(profile, ProfileSlot(config_.select, config_.k, positions[j], total), path.code,
+                          kept[j].cost);
+      }
+      if (!writes) continue;
+      // The pieces in the path's order, joined as rp-repr's Push joins them.
       std::stable_sort(path.pieces.begin(), path.pieces.end(), [](const Piece& a, const Piece& b) {
         return a.window != b.window ? a.window < b.window : a.round > b.round;
       });
       std::vector<Interval> summary;
       for (const Piece& p : path.pieces) Push(&summary, p.interval);
-      path.code.Normalize();
-      const int slot = ProfileSlot(config_.select, config_.k, positions[j], total);
-      profiles_.AddPath(profile, slot, path.code, kept[j].cost);
-      if (config_.space == Space::kProf) continue;
-      const int kept_n = static_cast<int>(kept.size());
+      path.pieces = {};
+      // Straight into the part (or the one stream): a path record, then an
+      // interval record each.
+      trace::Writer& out = config_.passthrough ? *out_.part() : *out_.index();
+      if (config_.passthrough) out_.Count(1 + static_cast<int64_t>(summary.size()));
       RP_RETURN_IF_ERROR(WritePath({.phase = run ? -1 : phase,
                                     .cluster = cluster,
                                     .order = static_cast<int>(j),
                                     .percentile = Percentile(config_.select, config_.k, static_cast<int>(j),
-                                                             positions[j], total, kept_n),
+                                                             positions[j], total, static_cast<int>(kept.size())),
                                     .cost = kept[j].cost,
-                                    .length = length},
-                                   summary, writer));
+                                    .length = span.start < span.end ? span.end - span.start : 0},
+                                   summary, out));
     }
-    return writer.Close();
+    return OkStatus();
+  }
+
+  // The writer's records after the lines so far: into its part (one
+  // stream without passthrough, process 0's).
+  Status WriteText(const std::string& text) {
+    if (!config_.passthrough) return out_.index()->WriteText(text);
+    out_.Count(std::count(text.begin(), text.end(), '\n'));
+    return out_.part()->WriteText(text);
+  }
+
+  // The process writing what follows the lines so far: the holder of the
+  // last line (process 0 before any, and for the one stream without
+  // passthrough). Every process calls it.
+  Status FindWriter() {
+    RP_ASSIGN_OR_RETURN(const dist::Latest latest, dist::AllreduceValue(comm_, dist::Latest{last_}));
+    writer_ = config_.passthrough && latest.place.process >= 0 ? static_cast<int>(latest.place.process) : 0;
+    return OkStatus();
   }
 
   // The paths of ranks whose last call of the phase was in an earlier
@@ -481,21 +559,13 @@ class ParallelRepr : public dist::WindowStage {
     return OkStatus();
   }
 
-  // Process 0's records so far, to the holder of the last line, who puts
-  // them after it (process 0 without passthrough: the one stream).
-  Status WritePending() {
-    RP_ASSIGN_OR_RETURN(const dist::Latest latest, dist::AllreduceValue(comm_, dist::Latest{last_}));
-    const int writer = config_.passthrough && latest.place.process >= 0 ? static_cast<int>(latest.place.process) : 0;
+  // Process 0's `text` to the writer, who writes it.
+  Status SendToWriter(std::string text) {
     std::vector<std::string> bytes(comm_.size());
-    bytes[writer] = std::move(pending_text_);
-    pending_text_.clear();
+    bytes[writer_] = std::move(text);
     RP_ASSIGN_OR_RETURN(const std::vector<std::string> in, comm_.Alltoallv(bytes));
-    if (comm_.rank() != writer || in[0].empty()) return OkStatus();
-    if (config_.passthrough) {
-      out_.Count(std::count(in[0].begin(), in[0].end(), '\n'));
-      return out_.part()->WriteText(in[0]);
-    }
-    return out_.index()->WriteText(in[0]);
+    if (comm_.rank() != writer_ || in[0].empty()) return OkStatus();
+    return WriteText(in[0]);
   }
 
   Status Finish() override {
@@ -504,6 +574,7 @@ class ParallelRepr : public dist::WindowStage {
       // Told once (mpirun exits with its status).
       return comm_.rank() == 0 ? NothingError("the trace has no mpi records: no paths") : OkStatus();
     }
+    RP_RETURN_IF_ERROR(FindWriter());
     for (int32_t phase : phase_ends_.ends().Open()) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
     const bool speak = comm_.rank() == 0;
     if (speak && phase_ends_.ends().reopened()) {
@@ -515,6 +586,7 @@ class ParallelRepr : public dist::WindowStage {
     RP_ASSIGN_OR_RETURN(const dist::Sum samples,
                         dist::AllreduceValue(comm_, dist::Sum{attribution_->any_samples() ? 1 : 0}));
     RP_ASSIGN_OR_RETURN(const dist::Sum backward, dist::AllreduceValue(comm_, dist::Sum{backward_}));
+    std::string profiles;  // process 0's
     if (speak) {
       if (samples.value == 0) {
         spdlog::info("the trace has no samples: path profiles and differences name the function calling the MPI "
@@ -522,20 +594,22 @@ class ParallelRepr : public dist::WindowStage {
       }
       std::vector<double> percentiles;
       for (int j = 0; j < config_.k; ++j) percentiles.push_back(NominalPercentile(j, config_.k));
-      trace::Writer writer(trace::StringOutput(&pending_text_));
+      trace::Writer writer(trace::StringOutput(&profiles));
       RP_RETURN_IF_ERROR(profiles_.Write(attribution_->tree(), DiffPairs(config_.select, config_.k), percentiles,
                                          config_.space == Space::kProf, writer));
       RP_RETURN_IF_ERROR(writer.Close());
     }
-    RP_RETURN_IF_ERROR(WritePending());
+    RP_RETURN_IF_ERROR(SendToWriter(std::move(profiles)));
     if (speak && !phased_) spdlog::info("no phase records (rp-phases): the whole run is one phase");
     if (speak && backward.value > 0) {
       spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are not "
                    "synchronized; run rp-clocksync first. The paths miss them.",
                    backward.value);
     }
-    spdlog::debug("process {} of {}: path sets: {} rounds, {} bytes sent", comm_.rank(), comm_.size(), stats_.rounds,
-                  stats_.bytes_sent);
+    spdlog::debug("process {} of {}: path sets: {} rounds, {} bytes sent; parts held at the end: {} of the run's "
+                  "paths ({} pieces here), {} of the phases'",
+                  comm_.rank(), comm_.size(), stats_.rounds, stats_.bytes_sent, run_.held().first, run_.held().second,
+                  phases_.held().first);
     return out_.Close(input_.first_rank(), input_.last_rank());
   }
 
@@ -551,7 +625,7 @@ class ParallelRepr : public dist::WindowStage {
   int64_t run_start_ = 0;
   int64_t window_ = 0;
   int64_t backward_ = 0;
-  std::string pending_text_;  // process 0's records not yet written
+  int writer_ = 0;            // FindWriter's
   dist::Place last_;          // this process's last line so far
   dist::Placer placer_;
   graph::ReplayStats stats_;
