@@ -5,6 +5,7 @@
 # of 10^9..10^11 records built from those figures.
 #
 #   tests/bench/parallel_bench.sh            (RP_BENCH_RECORDS, RP_BENCH_RUNS)
+#   RP_BENCH_ONLY=repr,cpath tests/bench/parallel_bench.sh   (those stages' rows only, no model)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bazel build -c opt //cmd/rp-cat //cmd/rp-phases //cmd/rp-phases:rp-phases-mpi //cmd/rp-cpath //cmd/rp-cpath:rp-cpath-mpi \
@@ -16,6 +17,8 @@ export PATH="$bin/cmd/rp-cat:$bin/cmd/rp-phases:$bin/cmd/rp-cpath:$bin/cmd/rp-cl
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR=/tmp
 records=${RP_BENCH_RECORDS:-10000000}
 runs=${RP_BENCH_RUNS:-3}
+only=${RP_BENCH_ONLY:-}
+want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 # Plain NDJSON in and out of memory: the figures are the stage's, not the disk's.
 work=$(mktemp -d /dev/shm/rp-parallel.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -63,37 +66,51 @@ rp-cat --split 2 "$work/halo.ndjson" -o "$work/s2.ndjson"
 rp-cat --split 4 "$work/halo.ndjson" -o "$work/s4.ndjson"
 n=$(grep -c . "$work/halo.ndjson")
 timed cat "rp-cat -z (read, write zstd)" taskset -c 0 rp-cat -z "$work/halo.ndjson" -o "$work/out/cat.ndjson.zst"
-stage_at p rp-phases "$work/halo.ndjson" "$work/s" "$cat_wall"
-# rp-cpath-mpi on the same trace (the graph split by ranks).
-stage_at c rp-cpath "$work/halo.ndjson" "$work/s" "$cat_wall"
-cc=$(echo "$c1_cpu / $n" | bc -l)
-# CPU per record of one process: the compute term of the model.
-c=$(echo "$p1_cpu / $n" | bc -l)
-# rp-repr-mpi on rp-phases' output of the same trace, split.
-rp-phases "$work/halo.ndjson" -o "$work/phased.ndjson" 2>/dev/null
+if want phases; then
+  stage_at p rp-phases "$work/halo.ndjson" "$work/s" "$cat_wall"
+  # CPU per record of one process: the compute term of the model.
+  c=$(echo "$p1_cpu / $n" | bc -l)
+fi
+if want cpath; then
+  # rp-cpath-mpi on the same trace (the graph split by ranks).
+  stage_at c rp-cpath "$work/halo.ndjson" "$work/s" "$cat_wall"
+  cc=$(echo "$c1_cpu / $n" | bc -l)
+fi
 rm -f "$work"/s1* "$work"/s2* "$work"/s4*
-for parts in 1 2 4; do rp-cat --split $parts "$work/phased.ndjson" -o "$work/r$parts.ndjson"; done
-timed rcat "rp-cat -z on rp-phases' output" taskset -c 0 rp-cat -z "$work/phased.ndjson" -o "$work/out/rcat.ndjson.zst"
-stage_at r rp-repr "$work/phased.ndjson" "$work/r" "$rcat_wall"
-rm -f "$work"/phased.ndjson "$work"/r1* "$work"/r2* "$work"/r4*
-# rp-diagnose-mpi on rp-cpath's output of the same trace (phased), split.
-rp-phases "$work/halo.ndjson" 2>/dev/null | rp-cpath -o "$work/cpath.ndjson" 2>/dev/null
+if want repr; then
+  # rp-repr-mpi on rp-phases' output of the same trace, split.
+  rp-phases "$work/halo.ndjson" -o "$work/phased.ndjson" 2>/dev/null
+  for parts in 1 2 4; do rp-cat --split $parts "$work/phased.ndjson" -o "$work/r$parts.ndjson"; done
+  timed rcat "rp-cat -z on rp-phases' output" taskset -c 0 rp-cat -z "$work/phased.ndjson" \
+    -o "$work/out/rcat.ndjson.zst"
+  stage_at r rp-repr "$work/phased.ndjson" "$work/r" "$rcat_wall"
+  rm -f "$work"/phased.ndjson "$work"/r1* "$work"/r2* "$work"/r4*
+fi
+if want diagnose; then
+  # rp-diagnose-mpi on rp-cpath's output of the same trace (phased), split.
+  rp-phases "$work/halo.ndjson" 2>/dev/null | rp-cpath -o "$work/cpath.ndjson" 2>/dev/null
+  for parts in 1 2 4; do rp-cat --split $parts "$work/cpath.ndjson" -o "$work/d$parts.ndjson"; done
+  timed dcat "rp-cat -z on rp-cpath's output" taskset -c 0 rp-cat -z "$work/cpath.ndjson" \
+    -o "$work/out/dcat.ndjson.zst"
+  stage_at d rp-diagnose "$work/cpath.ndjson" "$work/d" "$dcat_wall"
+  rm -f "$work"/cpath.ndjson "$work"/d1* "$work"/d2* "$work"/d4*
+fi
 rm -f "$work"/halo.ndjson
-for parts in 1 2 4; do rp-cat --split $parts "$work/cpath.ndjson" -o "$work/d$parts.ndjson"; done
-timed dcat "rp-cat -z on rp-cpath's output" taskset -c 0 rp-cat -z "$work/cpath.ndjson" -o "$work/out/dcat.ndjson.zst"
-stage_at d rp-diagnose "$work/cpath.ndjson" "$work/d" "$dcat_wall"
-rm -f "$work"/cpath.ndjson "$work"/d1* "$work"/d2* "$work"/d4*
-# rp-clocksync-mpi on the same run with local clocks: offsets, drifts and
-# measurement errors that leave receives to repair.
-"$bin/tests/synth/gen_halo" --ranks 64 --events "$records" --clock-offset 50000 --clock-drift 20 --clock-error 3000 \
-  -o "$work/local.ndjson"
-rp-cat --split 1 "$work/local.ndjson" -o "$work/s1.ndjson"
-rp-cat --split 2 "$work/local.ndjson" -o "$work/s2.ndjson"
-rp-cat --split 4 "$work/local.ndjson" -o "$work/s4.ndjson"
-stage_at s rp-clocksync "$work/local.ndjson" "$work/s" "$cat_wall"
-sn=$(grep -c . "$work/local.ndjson")
-sc=$(echo "$s1_cpu / $sn" | bc -l)  # CPU per record of rp-clocksync-mpi on one process
-rm -f "$work"/local.ndjson "$work"/s1* "$work"/s2* "$work"/s4*
+if want clocksync; then
+  # rp-clocksync-mpi on the same run with local clocks: offsets, drifts and
+  # measurement errors that leave receives to repair.
+  "$bin/tests/synth/gen_halo" --ranks 64 --events "$records" --clock-offset 50000 --clock-drift 20 \
+    --clock-error 3000 -o "$work/local.ndjson"
+  rp-cat --split 1 "$work/local.ndjson" -o "$work/s1.ndjson"
+  rp-cat --split 2 "$work/local.ndjson" -o "$work/s2.ndjson"
+  rp-cat --split 4 "$work/local.ndjson" -o "$work/s4.ndjson"
+  stage_at s rp-clocksync "$work/local.ndjson" "$work/s" "$cat_wall"
+  sn=$(grep -c . "$work/local.ndjson")
+  sc=$(echo "$s1_cpu / $sn" | bc -l)  # CPU per record of rp-clocksync-mpi on one process
+  rm -f "$work"/local.ndjson "$work"/s1* "$work"/s2* "$work"/s4*
+fi
+# The simulated run and the model need every stage's figures.
+[ -z "$only" ] || exit 0
 
 echo
 echo "== simulated: 4096 ranks, few records each, 8 processes on $(nproc) cores"
