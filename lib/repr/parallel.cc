@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "lib/base/free_slots.h"
 #include "lib/base/version.h"
 #include "lib/dist/judge.h"
 #include "lib/dist/place.h"
@@ -20,6 +19,7 @@
 #include "lib/phases/distributed.h"
 #include "lib/profile/attribution.h"
 #include "lib/repr/distributed.h"
+#include "lib/repr/part_chain.h"
 #include "lib/repr/path_profile.h"
 #include "lib/repr/path_records.h"
 #include "lib/repr/path_summary.h"
@@ -137,13 +137,11 @@ class Track {
   // Parts held, and this process's pieces of them (for -v).
   std::pair<size_t, size_t> held() const {
     size_t parts = 0, pieces = 0;
-    for (const Part& p : parts_) {
-      if (p.refs > 0) ++parts, pieces += p.portion.pieces.size();
-    }
+    parts_.ForEachHeld([&](const Portion& p) { ++parts, pieces += p.pieces.size(); });
     return {parts, pieces};
   }
-  int32_t prev(int32_t id) const { return parts_[id].prev; }
-  const Portion& portion(int32_t id) const { return parts_[id].portion; }
+  int32_t prev(int32_t id) const { return parts_.prev(id); }
+  const Portion& portion(int32_t id) const { return parts_.content(id); }
 
   // The window is done with: each rank's paths so far become parts when
   // `keep` (alike on every process), and the carried sets. `ranks`: the
@@ -153,11 +151,11 @@ class Track {
     std::vector<std::vector<int32_t>> heads(std::max(heads_.size(), static_cast<size_t>(ranks)));
     if (keep) RP_RETURN_IF_ERROR(NewHeads(comm, owners, g, window, attribution, &heads));
     for (auto& rank : heads_) {
-      for (int32_t h : rank) Release(h);
+      for (int32_t h : rank) parts_.Release(h);
     }
     heads_ = std::move(heads);
     for (auto& rank : heads_) {
-      for (int32_t h : rank) Fold(h);
+      for (int32_t h : rank) parts_.Fold(h);
     }
     sets.Carry(g, &carried);
     return OkStatus();
@@ -220,65 +218,25 @@ class Track {
       auto it = by_rank.find(static_cast<int64_t>(rank));
       if (it == by_rank.end()) {
         if (rank < heads_.size()) (*heads)[rank] = heads_[rank];  // no calls here: its paths stand
-        for (int32_t h : (*heads)[rank]) Retain(h);
+        for (int32_t h : (*heads)[rank]) parts_.Retain(h);
         continue;
       }
       for (const HeadPath& h : it->second) {
         const size_t w = walk_of.at({h.source, h.source_slot});
         if (part_of[w] < 0) {
-          const int32_t prev = Head(origins[w].carried_rank, origins[w].carried_slot);
-          Retain(prev);
-          part_of[w] = NewPart(prev, Summarize(g, tasks[w], rounds.of_task[w], rounds.last[w], window, attribution,
-                                               keep_summary_));
+          part_of[w] = parts_.New(Head(origins[w].carried_rank, origins[w].carried_slot),
+                                  Summarize(g, tasks[w], rounds.of_task[w], rounds.last[w], window, attribution,
+                                            keep_summary_));
         }
-        Retain(part_of[w]);
+        parts_.Retain(part_of[w]);
         (*heads)[rank].push_back(part_of[w]);
       }
     }
     return OkStatus();
   }
 
-  struct Part {
-    int32_t prev = -1;
-    int32_t refs = 0;
-    Portion portion;  // this process's
-  };
-  int32_t NewPart(int32_t prev, Portion portion) {
-    const int32_t id = TakeSlot(&parts_, &free_);
-    parts_[id] = Part{prev, 0, std::move(portion)};  // the heads that take it retain it
-    return id;
-  }
-  void Retain(int32_t id) {
-    if (id >= 0) ++parts_[id].refs;
-  }
-  void Release(int32_t id) {
-    while (id >= 0 && --parts_[id].refs == 0) {
-      const int32_t prev = parts_[id].prev;
-      Free(id);
-      id = prev;
-    }
-  }
-  void Free(int32_t id) {
-    parts_[id] = Part{};
-    free_.push_back(id);
-  }
-  // A part's predecessors that lead to it alone are folded into it, as
-  // rp-repr folds them: memory follows the kept paths, not the run.
-  void Fold(int32_t id) {
-    Part& part = parts_[id];
-    while (part.prev >= 0 && parts_[part.prev].refs == 1) {
-      Part& prev = parts_[part.prev];
-      prev.portion.Add(part.portion);
-      part.portion = std::move(prev.portion);
-      const int32_t gone = part.prev;
-      part.prev = prev.prev;  // its reference passes to `part`
-      Free(gone);
-    }
-  }
-
   bool keep_summary_;
-  std::vector<Part> parts_;
-  std::vector<int32_t> free_;
+  PartChain<Portion> parts_;  // the chain alike everywhere; each content this process's portion
   std::vector<std::vector<int32_t>> heads_;  // by rank (every process's), slot of its carried set
 };
 

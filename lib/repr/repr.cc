@@ -8,13 +8,13 @@
 #include <set>
 #include <string>
 
-#include "lib/base/free_slots.h"
 #include "lib/base/version.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/phases/phase_ends.h"
 #include "lib/profile/attribution.h"
 #include "lib/repr/path_profile.h"
 #include "lib/repr/path_records.h"
+#include "lib/repr/part_chain.h"
 #include "lib/repr/path_summary.h"
 #include "lib/repr/spans.h"
 #include "lib/trace/codec.h"
@@ -24,13 +24,15 @@ namespace {
 
 using window::kNone;
 
-// The tasks of kept paths in earlier windows, as a chain of parts shared by
-// the paths that went through them.
-struct Part {
-  std::vector<Interval> summary;  // Space::kPath only
+// A part's tasks (part_chain.h): their summary (Space::kPath only) and code.
+struct Tasks {
+  std::vector<Interval> summary;
   OwnerCosts code;
-  int32_t prev = -1;
-  int32_t refs = 0;
+  void Add(const Tasks& later) {
+    for (const Interval& i : later.summary) Push(&summary, i);
+    code.Add(later.code);
+    code.Normalize();
+  }
 };
 
 // One propagation of path sets over the windows, and the parts its paths
@@ -50,7 +52,7 @@ class Track {
     return heads_[rank][slot];
   }
   bool has_heads(int32_t rank) const { return static_cast<size_t>(rank) < heads_.size() && !heads_[rank].empty(); }
-  const Part& part(int32_t id) const { return parts_[id]; }
+  const PartChain<Tasks>& parts() const { return parts_; }
 
   // The window `w` is done with: each rank's paths so far become parts
   // when `keep` (the run, or a phase that may run on), and become the
@@ -62,7 +64,7 @@ class Track {
       const uint32_t last = rank < g.ranks() ? g.last_event(rank) : graph::kNoNode;
       if (last == graph::kNoNode) {
         if (rank < heads_.size()) heads[rank] = heads_[rank];  // no calls here: its paths stand
-        for (int32_t h : heads[rank]) Retain(h);
+        for (int32_t h : heads[rank]) parts_.Retain(h);
         continue;
       }
       const uint32_t exit = graph::Exit(last);
@@ -74,22 +76,21 @@ class Track {
         auto [it, fresh] = made.emplace(sets.Source(g, c->from, c->slot), -1);
         if (fresh) {
           const PathSets::Origin origin = sets.Tasks(g, Candidate{c->cost, exit, slot}, &tasks_);
-          Part part;
-          part.prev = origin.carried_rank >= 0 ? Head(origin.carried_rank, origin.carried_slot) : -1;
-          Retain(part.prev);
+          Tasks part;
           Summarize(g, tasks_, attribution, keep_summary_ ? &part.summary : nullptr, &part.code);
-          it->second = NewPart(std::move(part));
+          it->second =
+              parts_.New(origin.carried_rank >= 0 ? Head(origin.carried_rank, origin.carried_slot) : -1, std::move(part));
         }
-        Retain(it->second);
+        parts_.Retain(it->second);
         heads[rank].push_back(it->second);
       }
     }
     for (auto& rank : heads_) {
-      for (int32_t h : rank) Release(h);
+      for (int32_t h : rank) parts_.Release(h);
     }
     heads_ = std::move(heads);
     for (auto& rank : heads_) {
-      for (int32_t h : rank) Fold(h);
+      for (int32_t h : rank) parts_.Fold(h);
     }
     sets.Carry(g, &carried);
   }
@@ -110,46 +111,8 @@ class Track {
   }
 
  private:
-  int32_t NewPart(Part part) {
-    const int32_t id = TakeSlot(&parts_, &free_);
-    parts_[id] = std::move(part);
-    parts_[id].refs = 0;  // the heads that take it retain it
-    return id;
-  }
-  void Retain(int32_t id) {
-    if (id >= 0) ++parts_[id].refs;
-  }
-  void Release(int32_t id) {
-    while (id >= 0 && --parts_[id].refs == 0) {
-      const int32_t prev = parts_[id].prev;
-      Free(id);
-      id = prev;
-    }
-  }
-  void Free(int32_t id) {
-    parts_[id] = Part{};
-    free_.push_back(id);
-  }
-  // A part's predecessors that lead to it alone are folded into it, so a
-  // chain holds one part per branch, not one per window: memory follows
-  // the kept paths, not the run's length.
-  void Fold(int32_t id) {
-    Part& part = parts_[id];
-    while (part.prev >= 0 && parts_[part.prev].refs == 1) {
-      Part& prev = parts_[part.prev];
-      for (const Interval& i : part.summary) Push(&prev.summary, i);
-      part.summary = std::move(prev.summary);
-      part.code.Add(prev.code);
-      part.code.Normalize();
-      const int32_t gone = part.prev;
-      part.prev = prev.prev;  // its reference passes to `part`
-      Free(gone);
-    }
-  }
-
   bool keep_summary_;
-  std::vector<Part> parts_;
-  std::vector<int32_t> free_;
+  PartChain<Tasks> parts_;
   std::vector<std::vector<int32_t>> heads_;  // by rank, slot of its carried set
   std::vector<Task> tasks_;
 };
@@ -281,10 +244,10 @@ class Stage {
       }
       // Earlier windows' parts, oldest first, then this window's tasks.
       std::vector<int32_t> chain;
-      for (int32_t part = head; part >= 0; part = track.part(part).prev) chain.push_back(part);
+      for (int32_t part = head; part >= 0; part = track.parts().prev(part)) chain.push_back(part);
       for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-        for (const Interval& i : track.part(*it).summary) Push(&summary, i);
-        code.Add(track.part(*it).code);
+        for (const Interval& i : track.parts().content(*it).summary) Push(&summary, i);
+        code.Add(track.parts().content(*it).code);
       }
       if (kept[j].from != Candidate::kCarried) {
         Track::Summarize(*g, tasks_, attribution_, config_.space == Space::kPath ? &summary : nullptr, &code);
