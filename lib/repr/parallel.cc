@@ -352,18 +352,7 @@ class ParallelRepr : public dist::WindowStage {
     if (span.start == INT64_MAX) return OkStatus();
     std::vector<uint32_t> nodes;
     std::vector<bool> here(track.carried.size());
-    if (g != nullptr) {
-      const window::Window& w = g->window();
-      for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
-        for (auto e = w.by_rank[rank].rbegin(); e != w.by_rank[rank].rend(); ++e) {
-          if (run || w.events[*e].phase == phase) {
-            nodes.push_back(graph::Exit(*e));
-            if (rank < here.size()) here[rank] = true;
-            break;
-          }
-        }
-      }
-    }
+    LastExits(g, phase, &nodes, &here);
     std::vector<PathSets::Ended> ended;
     std::vector<std::pair<int64_t, int64_t>> ended_at;  // rank, slot
     RP_RETURN_IF_ERROR(Ended(track, run, phase, here, &ended, &ended_at));

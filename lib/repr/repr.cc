@@ -189,18 +189,7 @@ class Stage {
     if (span.start == INT64_MAX) return OkStatus();
     std::vector<uint32_t> nodes;
     std::vector<bool> here(track.carried.size());
-    if (g != nullptr) {
-      const window::Window& w = g->window();
-      for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
-        for (auto e = w.by_rank[rank].rbegin(); e != w.by_rank[rank].rend(); ++e) {
-          if (run || w.events[*e].phase == phase) {
-            nodes.push_back(graph::Exit(*e));
-            if (rank < here.size()) here[rank] = true;
-            break;
-          }
-        }
-      }
-    }
+    LastExits(g, phase, &nodes, &here);
     // Ranks whose last call of it was in an earlier window: their carried
     // paths, one entry per path (the part it ends with).
     std::vector<PathSets::Ended> ended;

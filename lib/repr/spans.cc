@@ -2,6 +2,20 @@
 
 namespace rp::repr {
 
+void LastExits(const graph::Graph* g, int32_t phase, std::vector<uint32_t>* nodes, std::vector<bool>* here) {
+  if (g == nullptr) return;
+  const window::Window& w = g->window();
+  for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
+    for (auto e = w.by_rank[rank].rbegin(); e != w.by_rank[rank].rend(); ++e) {
+      if (phase == window::kNone || w.events[*e].phase == phase) {
+        nodes->push_back(graph::Exit(*e));
+        if (rank < here->size()) (*here)[rank] = true;
+        break;
+      }
+    }
+  }
+}
+
 void Spans::Note(const window::Window& w, const std::vector<RankSet>& carried, int64_t run_start, bool phased) {
   for (size_t rank = 0; rank < w.by_rank.size(); ++rank) {
     const bool started = rank < carried.size() && carried[rank].started;

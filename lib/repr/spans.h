@@ -1,3 +1,4 @@
+// Where a phase ends and the time it spans (rp-repr's and rp-repr-mpi's).
 // Each phase's time and the run's, as far as the windows read so far show
 // it: from the earliest of its first tasks' starts to its last call's end
 // (its entry for MPI_Finalize), the span its paths can cover and their
@@ -8,6 +9,7 @@
 //   Spans spans;
 //   spans.Note(w, run_carried, run_start, phased);   // each window
 //   Span s = spans.Take(phase);                      // as it ends
+//   LastExits(&g, phase, &nodes, &here);             // where, in its last window
 #ifndef RP_LIB_REPR_SPANS_H_
 #define RP_LIB_REPR_SPANS_H_
 
@@ -25,6 +27,11 @@ struct Span {
   int64_t start = INT64_MAX, end = INT64_MIN;
   void Add(const Span& o) { start = std::min(start, o.start), end = std::max(end, o.end); }
 };
+
+// Where `phase` (window::kNone: the run) ends in window graph `g` (null
+// when none of its calls is there): each rank's last exit of it, into
+// *nodes, and which ranks have one (*here, as far as it is long).
+void LastExits(const graph::Graph* g, int32_t phase, std::vector<uint32_t>* nodes, std::vector<bool>* here);
 
 class Spans {
  public:
