@@ -33,9 +33,13 @@ def main(app_out, exact, replay, heuristic, iterations, slow, extra_us):
     check(abs(s["run_time"] - wall) <= 0.001 * wall,
           f"the run's time {s['run_time'] / 1e9:.4f} s is the application's between MPI_Init and MPI_Finalize, "
           f"{wall / 1e9:.4f} s, within 0.1%")
-    check(abs(length - wall) <= 0.01 * wall,
-          f"critical path {length / 1e9:.4f} s matches the application's time {wall / 1e9:.4f} s within 1% "
-          f"({100 * (length - wall) / wall:+.2f}%)")
+    # The path starts where its first rank left MPI_Init, which on a busy
+    # machine can be milliseconds after the first rank did: it covers the
+    # application's time less at most that skew.
+    skew = max(int(sp[2]) for sp in spans) - min(int(sp[2]) for sp in spans)
+    check(wall - skew - 0.01 * wall <= length <= wall + 0.01 * wall,
+          f"critical path {length / 1e9:.4f} s matches the application's time {wall / 1e9:.4f} s within 1%, less "
+          f"the ranks' spread leaving MPI_Init, {skew / 1e6:.3f} ms ({100 * (length - wall) / wall:+.2f}%)")
     check(s["init"] <= init and s["init"] + s["rp_setup"] >= init - 0.01 * init,
           f"MPI_Init's MPI part, up to {s['init'] / 1e6:.3f} ms, and rp's set-up and tear-down, "
           f"{s['rp_setup'] / 1e6:.3f} ms, add up to the longest MPI_Init the ranks saw, {init / 1e6:.3f} ms")
