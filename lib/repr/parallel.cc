@@ -125,6 +125,7 @@ class Track {
 
   PathSets sets;
   std::vector<RankSet> carried;  // this process's ranks', after the last window
+  int64_t heads_received = 0;    // bytes of the other processes' heads (for -v)
 
   int32_t Head(int64_t rank, int64_t slot) const {
     if (rank < 0 || static_cast<size_t>(rank) >= heads_.size() || slot < 0 ||
@@ -186,6 +187,7 @@ class Track {
       }
     }
     RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm.Allgather(mine.bytes()));
+    for (size_t p = 0; p < all.size(); ++p) heads_received += p == static_cast<size_t>(comm.rank()) ? 0 : all[p].size();
     // Every rank with calls here, by rank, and its paths.
     std::map<int64_t, std::vector<HeadPath>> by_rank;
     for (size_t p = 0; p < all.size(); ++p) {
@@ -290,7 +292,7 @@ class ParallelRepr : public dist::WindowStage {
   Status AddWindow(window::Window& w) override {
     match::Ghosts ghosts;
     RP_ASSIGN_OR_RETURN(const match::Matching matching,
-                        match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts));
+                        match::MatchAcross(comm_, owners_, windows_.dictionary(), &w, &ghosts, &match_bytes_));
     graph::Graph g(w, matching, true);  // problems counted for this process's calls
     backward_ += g.problems().backward_edges;
     RP_RETURN_IF_ERROR(phase_ends_.Share(comm_, w));
@@ -396,6 +398,7 @@ class ParallelRepr : public dist::WindowStage {
     std::vector<std::string> bytes(comm_.size());
     if (config_.space == Space::kPath) bytes[writer_] = std::move(pieces.bytes());
     bytes[0] += code.bytes();
+    for (int p = 0; p < comm_.size(); ++p) paths_bytes_ += p == comm_.rank() ? 0 : bytes[p].size();
     RP_ASSIGN_OR_RETURN(const std::vector<std::string> in, comm_.Alltoallv(bytes));
     const bool writes = config_.space == Space::kPath && comm_.rank() == writer_;
     if (!writes && comm_.rank() != 0) return OkStatus();
@@ -553,9 +556,12 @@ class ParallelRepr : public dist::WindowStage {
                    "synchronized; run rp-clocksync first. The paths miss them.",
                    backward.value);
     }
-    spdlog::debug("process {} of {}: path sets: {} rounds, {} bytes sent; parts held at the end: {} of the run's "
-                  "paths ({} pieces here), {} of the phases'",
-                  comm_.rank(), comm_.size(), stats_.rounds, stats_.bytes_sent, run_.held().first, run_.held().second,
+    // For tests/bench/parallel_bench.sh's model.
+    spdlog::debug("process {} of {}: {} windows, {} match bytes sent; path sets: {} rounds, {} bytes sent; heads: {} "
+                  "bytes received; paths: {} bytes sent; parts held at the end: {} of the run's paths ({} pieces "
+                  "here), {} of the phases'",
+                  comm_.rank(), comm_.size(), window_, match_bytes_, stats_.rounds, stats_.bytes_sent,
+                  run_.heads_received + phases_.heads_received, paths_bytes_, run_.held().first, run_.held().second,
                   phases_.held().first);
     return out_.Close(input_.first_rank(), input_.last_rank());
   }
@@ -572,6 +578,7 @@ class ParallelRepr : public dist::WindowStage {
   int64_t run_start_ = 0;
   int64_t window_ = 0;
   int64_t backward_ = 0;
+  int64_t match_bytes_ = 0, paths_bytes_ = 0;  // sent (for -v)
   int writer_ = 0;            // FindWriter's
   dist::Place last_;          // this process's last line so far
   dist::Placer placer_;

@@ -162,6 +162,27 @@ smatch=$(grep -m1 -o '[0-9]* match bytes' "$work/slog" | cut -d' ' -f1)
 srepair=$(grep -m1 -o 'rounds, [0-9]* bytes' "$work/slog" | grep -o '[0-9]*')
 printf "rp-clocksync-mpi: %.2f s wall on 8 processes; per record: match %.1f bytes, repair %.1f bytes sent\n" \
   "$ssim_wall" "$(echo "$smatch * 8 / $sim_records" | bc -l)" "$(echo "$srepair * 8 / $sim_records" | bc -l)"
+# rp-repr-mpi on the simulated run: the match, the path sets' rounds, and
+# every rank's k heads to every process each window.
+rp-phases "$work/many.ndjson" -o "$work/manyp.ndjson" 2>/dev/null
+rp-cat --split 8 "$work/manyp.ndjson" -o "$work/mp8.ndjson"
+/usr/bin/time -f "%e" -o "$work/rsimtime" "${mpirun_[@]}" -np 8 rp-repr-mpi -v "$work/mp8.ndjson" \
+  -o "$work/rout.ndjson" 2>"$work/rlog"
+rp-repr "$work/manyp.ndjson" 2>/dev/null | cmp - <(rp-cat "$work/rout.ndjson") &&
+  echo "rp-repr-mpi output: rp-repr's byte for byte"
+read -r rsim_wall <"$work/rsimtime"
+grep "process 0 of" "$work/rlog" | sed 's/.*debug: //'
+rwindows=$(grep -m1 -o '[0-9]* windows' "$work/rlog" | cut -d' ' -f1)
+rmatch=$(grep -m1 -o '[0-9]* match bytes' "$work/rlog" | cut -d' ' -f1)
+rsets=$(grep -m1 -o 'rounds, [0-9]* bytes sent; heads' "$work/rlog" | grep -o '[0-9]* bytes' | cut -d' ' -f1)
+rheads=$(grep -m1 -o '[0-9]* bytes received' "$work/rlog" | cut -d' ' -f1)
+rpaths=$(grep -m1 -o 'paths: [0-9]* bytes' "$work/rlog" | grep -o '[0-9]*')
+printf "rp-repr-mpi: %.2f s wall on 8 processes; per record: match %.1f, path sets %.1f, paths %.1f bytes sent;\n" \
+  "$rsim_wall" "$(echo "$rmatch * 8 / $sim_records" | bc -l)" "$(echo "$rsets * 8 / $sim_records" | bc -l)" \
+  "$(echo "$rpaths * 8 / $sim_records" | bc -l)"
+rhead_rank=$(echo "$rheads / ($rwindows * $sim_ranks)" | bc -l)  # bytes a rank a window
+printf "  heads received per process: %.0f bytes a window (%d windows), %.0f a rank a window\n" \
+  "$(echo "$rheads / $rwindows" | bc -l)" "$rwindows" "$rhead_rank"
 
 echo
 echo "== model: P processes, N records, R ranks; a phase per 100 records a rank"
@@ -206,3 +227,17 @@ for N in 1e9 1e10 1e11; do
 done
 echo "   memory per process: the phases in flight for its ranks (a window), about"
 echo "   the same as one process's rp-phases per rank, with blocks of 128 KiB per part read"
+
+echo
+echo "== model of rp-repr-mpi: compute N*c/P (c = $(printf "%.0f" "$(echo "$r1_cpu / $n * 10^9" | bc -l)") ns a record at P = 1, measured above);"
+echo "   received per process, whatever P: the world collectives' ghosts (as rp-cpath-mpi's, N/100 calls of"
+echo "   ~130 bytes) and every rank's k heads each window ($(printf "%.0f" "$rhead_rank") bytes a rank, the simulated run's), a"
+echo "   window per 100 records a rank: N/100 heads; at 10 GB/s"
+printf "%6s %8s %12s %16s %12s\n" P N compute "recv/process" exchange
+for N in 1e9 1e10 1e11; do
+  for P in 64 1024 4096; do
+    awk -v P=$P -v N=$N -v c="$(echo "$r1_cpu / $n" | bc -l)" -v h="$rhead_rank" 'BEGIN {
+      recv = N / 100 * (130 + h);
+      printf "%6d %8.0e %10.1f s %13.1f GB %10.1f s\n", P, N, N * c / P, recv / 1e9, recv / 1e10 }'
+  done
+done
