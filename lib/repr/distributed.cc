@@ -93,10 +93,11 @@ namespace {
 // event `seq` (its entry), slot `slot`.
 struct Hop {
   int64_t path, rank, seq, slot;
+  int64_t first, last;  // the lowest and highest rounds that found tasks so far (-1: none)
 };
 // Where a walk ended (its origin), sent to every process.
 struct End {
-  int64_t path, carried_rank, carried_slot, round;
+  int64_t path, carried_rank, carried_slot, first, last;
 };
 static_assert(std::is_trivially_copyable_v<Hop> && std::is_trivially_copyable_v<End>);
 
@@ -109,12 +110,13 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
   origins->assign(kept.size(), {});
   if (rounds != nullptr) {
     rounds->of_task.assign(kept.size(), {});
-    rounds->last.assign(kept.size(), 0);
+    rounds->first.assign(kept.size(), -1);
+    rounds->last.assign(kept.size(), -1);
   }
   std::vector<Hop> walks;  // this process's walks to take, this round
   for (size_t j = 0; j < kept.size(); ++j) {
     if (kept[j].process != comm.rank() || kept[j].node == Candidate::kCarried) continue;
-    walks.push_back({static_cast<int64_t>(j), -1, -1, 0});
+    walks.push_back({static_cast<int64_t>(j), -1, -1, 0, -1, -1});
   }
   dist::Packer ends;
   std::vector<Task> part;
@@ -137,14 +139,19 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
       std::vector<Task>& all = (*tasks)[j];
       all.insert(all.begin(), part.begin(), part.end());
       if (rounds != nullptr) rounds->of_task[j].insert(rounds->of_task[j].begin(), part.size(), round);
+      int64_t first = walk.first, last = walk.last;
+      if (!part.empty()) {
+        if (first < 0) first = round;
+        last = round;
+      }
       if (origin.remote != graph::kNoNode) {
         const window::Event& ghost = g.event(origin.remote);
         const int p = owners.Of(ghost.rank);
         if (p < 0) return InputError("a walk reached rank " + std::to_string(ghost.rank) + ", which no process reads");
-        out[p].Put(Hop{walk.path, ghost.rank, ghost.seq, origin.remote_slot});
+        out[p].Put(Hop{walk.path, ghost.rank, ghost.seq, origin.remote_slot, first, last});
         ++sent;
       } else {
-        ends.Put(End{walk.path, origin.carried_rank, origin.carried_slot, round});
+        ends.Put(End{walk.path, origin.carried_rank, origin.carried_slot, first, last});
       }
     }
     std::vector<std::string> bytes(comm.size());
@@ -171,7 +178,10 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
       const End end = in.Get<End>();
       if (in.bad() || end.path < 0 || static_cast<size_t>(end.path) >= kept.size()) return InputError("a damaged walk end");
       (*origins)[end.path] = {static_cast<int32_t>(end.carried_rank), static_cast<int>(end.carried_slot)};
-      if (rounds != nullptr) rounds->last[end.path] = static_cast<int32_t>(end.round);
+      if (rounds != nullptr) {
+        rounds->first[end.path] = static_cast<int32_t>(end.first);
+        rounds->last[end.path] = static_cast<int32_t>(end.last);
+      }
     }
   }
   return OkStatus();

@@ -86,7 +86,9 @@ Expected<std::vector<Kept>> UnionAcross(dist::Comm& comm, const PathSets& sets, 
 // first, then by their order on their process. WalkRounds says which.
 struct WalkRounds {
   std::vector<std::vector<int32_t>> of_task;  // [j][i]: the round that found (*tasks)[j][i]
-  std::vector<int32_t> last;                  // [j]: the round of path j's first task (every process's)
+  // [j]: the lowest and the highest round that found any of path j's tasks
+  // (its last and its first task; -1 without tasks), alike everywhere.
+  std::vector<int32_t> first, last;
 };
 Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets& sets, const graph::Graph& g,
                   const std::vector<Kept>& kept, std::vector<std::vector<Task>>* tasks,

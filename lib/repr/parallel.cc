@@ -93,24 +93,28 @@ struct Portion {
   }
 };
 
-// This process's tasks of a walk (WalkAcross's, their rounds `rounds`, the
-// walk's first task found in round `last`) as a portion. The time before
-// MPI_Init is not the application's: not a task.
-Portion Summarize(const graph::Graph& g, const std::vector<Task>& tasks, const std::vector<int32_t>& rounds,
-                  int32_t last, int64_t window, const profile::Attribution& attribution, bool keep_summary) {
+// This process's tasks of walk `j` (WalkAcross's, with their rounds) as a
+// portion. The time before MPI_Init is not the application's: not a task.
+Portion Summarize(const graph::Graph& g, const std::vector<Task>& tasks, const WalkRounds& rounds, size_t j,
+                  int64_t window, const profile::Attribution& attribution, bool keep_summary) {
   Portion out;
   out.covers = true;
   for (size_t i = 0; i < tasks.size(); ++i) {
     const Task& t = tasks[i];
     const window::Event& ev = g.window().events[t.event];
     if (ev.category() == mpi::Category::kInit) continue;
-    if (keep_summary) PushPiece(&out.pieces, {window, rounds[i], {ev.rank, ev.seq, ev.seq, t.t0, t.t1, t.cost, 1}});
+    if (keep_summary) {
+      PushPiece(&out.pieces, {window, rounds.of_task[j][i], {ev.rank, ev.seq, ev.seq, t.t0, t.t1, t.cost, 1}});
+    }
     const profile::Attribution::Computation c = attribution.Before(t.event);
     out.code.Add(c.begin, c.end, attribution.tree());
   }
   out.code.Normalize();
-  out.first_is_first = !out.pieces.empty() && out.pieces.front().round == last;
-  out.last_is_last = !out.pieces.empty() && out.pieces.back().round == 0;
+  // The walk's first task found in its highest round with tasks, its last
+  // in its lowest (round 0 may have found none: a walk that starts at a
+  // collective's exit whose member is another process's rank).
+  out.first_is_first = !out.pieces.empty() && out.pieces.front().round == rounds.last[j];
+  out.last_is_last = !out.pieces.empty() && out.pieces.back().round == rounds.first[j];
   return out;
 }
 
@@ -227,8 +231,7 @@ class Track {
         const size_t w = walk_of.at({h.source, h.source_slot});
         if (part_of[w] < 0) {
           part_of[w] = parts_.New(Head(origins[w].carried_rank, origins[w].carried_slot),
-                                  Summarize(g, tasks[w], rounds.of_task[w], rounds.last[w], window, attribution,
-                                            keep_summary_));
+                                  Summarize(g, tasks[w], rounds, w, window, attribution, keep_summary_));
         }
         parts_.Retain(part_of[w]);
         (*heads)[rank].push_back(part_of[w]);
@@ -256,8 +259,9 @@ void PackCode(const OwnerCosts& code, const profile::ContextTree& tree, dist::Pa
 void UnpackCode(dist::Unpacker* in, profile::ContextTree& tree, OwnerCosts* code) {
   std::vector<int64_t> path;
   for (uint64_t n = in->Get<uint64_t>(); n > 0 && !in->bad(); --n) {
-    path.resize(in->Get<uint32_t>());
-    if (path.size() > in->left() / sizeof(int64_t)) return in->Fail();
+    const uint32_t sites = in->Get<uint32_t>();
+    if (sites > in->left() / sizeof(int64_t)) return in->Fail();
+    path.resize(sites);
     for (int64_t& site : path) site = in->Get<int64_t>();
     code->Add(tree.Intern(path), in->Get<int64_t>());
   }
@@ -381,8 +385,7 @@ class ParallelRepr : public dist::WindowStage {
       std::reverse(stretch.begin(), stretch.end());
       Portion here;
       if (!carried) {
-        here = Summarize(*g, tasks[j], rounds.of_task[j], rounds.last[j], window_, *attribution_,
-                         config_.space == Space::kPath);
+        here = Summarize(*g, tasks[j], rounds, j, window_, *attribution_, config_.space == Space::kPath);
         stretch.push_back(&here);
       }
       uint64_t n = 0;

@@ -13,15 +13,15 @@
 // process from what each window's heads are, an all-gather of k entries a
 // rank; a part's intervals and code are kept by the processes whose ranks
 // ran its tasks, each interval with the window and the walk's round that
-// found it, so that the writer puts them back in the path's order. When a
-// phase ends, its kept paths' pieces go to process 0, which keeps the path
-// profiles and writes the records; the holder of the window's last line
-// puts them in its part.
+// found it. When a phase ends, its kept paths' pieces go to the writer
+// (the holder of the window's last line), which puts them back in the
+// path's order and writes the records into its part, and their code to
+// process 0, which keeps the path profiles.
 //
 // What crosses per window, besides the match and the replays: the phase
 // ends (SharedPhaseEnds), the window's extent, the heads (k per rank,
 // every process: the chain is replicated, its contents are not), the
-// walks, and the ended phases' pieces to process 0.
+// walks, and the ended phases' pieces to the writer and code to process 0.
 #ifndef RP_LIB_REPR_PARALLEL_H_
 #define RP_LIB_REPR_PARALLEL_H_
 
