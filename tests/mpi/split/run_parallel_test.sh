@@ -399,6 +399,36 @@ timeout 60 "${parallel[@]}" -np 2 rp-repr-mpi scorep-p.ndjson -o scorep-r.ndjson
   fail "rp-repr-mpi on the Score-P trace"
 same_repr <(rp-clocksync scorep.ndjson 2>/dev/null | rp-phases 2>/dev/null | rp-repr 2>/dev/null) \
   <(rp-cat scorep-r.ndjson) "after rp-clocksync-mpi and rp-phases-mpi, on the Score-P trace"
+# A path that stays on one rank through 3000 windows keeps one piece, not
+# one a window, though its walk starts at another process's rank (rank
+# 3 computes most before each Allreduce; ranks 0-1 and 2-3 in two parts):
+# what each process holds at the end is bounded (-v says).
+python3 - >stay.ndjson <<'GEN'
+lines = ['{"type":"header","schema":"rp-trace/1","producer":["test"],"ranks":4,"clock":"global","order":"time"}',
+         '{"type":"comm","id":0,"size":4,"ranks":[0,1,2,3],"kind":"world"}']
+seq, events, t = [0] * 4, [], 1100
+for r in range(4):
+    events.append((1000, r, "MPI_Init", 1000, 1100))
+for i in range(3000):
+    ends = [t + 10000 + (50000 if r == 3 else 0) for r in range(4)]
+    for r in range(4):
+        events.append((ends[r], r, "MPI_Allreduce", ends[r], max(ends) + 500))
+    t = max(ends) + 500
+for r in range(4):
+    events.append((t + 10000, r, "MPI_Finalize", t + 10000, t + 10100))
+for t0, r, fn, a, b in sorted(events):
+    lines.append('{"type":"mpi","rank":%d,"seq":%d,"fn":"%s","t0":%d,"t1":%d,"comm":0}' % (r, seq[r], fn, a, b))
+    seq[r] += 1
+print("\n".join(lines))
+GEN
+rp-cat --split 2 stay.ndjson -o stay-split.ndjson || fail "rp-cat --split of the staying path"
+timeout 120 "${parallel[@]}" -np 2 rp-repr-mpi -v stay-split.ndjson -o stay-r.ndjson 2>stay.err ||
+  fail "rp-repr-mpi on the staying path"
+same_repr <(rp-repr stay.ndjson 2>/dev/null) <(rp-cat stay-r.ndjson) "on a path staying on one rank"
+[ "$(grep -c '3001 windows' stay.err)" = 2 ] || { cat stay.err; fail "the staying path: 3001 windows expected"; }
+for n in $(grep -o '([0-9]* pieces here)' stay.err | grep -o '[0-9]*'); do
+  [ "$n" -lt 100 ] || fail "rp-repr-mpi kept $n pieces of a path staying on one rank over 3000 windows"
+done
 for t in "$root"/testdata/traces/repr_*.ndjson "$root"/testdata/traces/samples.ndjson; do
   name=$(basename $t .ndjson)
   rp-cat --split 2 $t -o $name-split.ndjson || fail "rp-cat --split of $name"
