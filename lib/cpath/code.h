@@ -61,6 +61,8 @@ class CodeProfile {
   // column; with `zeroing`, cuts() are then this window's, by function
   // (once the trace has samples, or its rank records say it will).
   Status AddWindow(const window::Window& w, int64_t run_start, bool zeroing);
+  // A window split between processes: its ranks over all (Attribution::SeeRanks).
+  void SeeRanks(int64_t ranks) { attribution_.SeeRanks(ranks); }
   const std::vector<graph::ProcedureCuts>& cuts() const { return cuts_; }
   // A segment of the critical path (computation ones count).
   void AddSegment(const graph::Segment& s);

@@ -90,6 +90,7 @@ class ParallelCpath : public dist::WindowStage {
     problems_.Count(g.problems(), matching);
     examples_.Add(w.index, matching);
     const int64_t run_start = path_->run_start();
+    code_->SeeRanks(path_->window_ranks());
     RP_RETURN_IF_ERROR(code_->AddWindow(w, run_start, config_.zeroing));
     if (config_.zeroing && path_->window_had_calls()) {
       // What if a site or a sampled function took no time (online CP §3):

@@ -50,6 +50,7 @@ Status Figures::AddWindow(graph::WindowGraph& wg, std::vector<PhaseFigures>* end
   graph::WindowExtent extent = graph::WindowExtent::Of(g);
   if (across_) {
     RP_ASSIGN_OR_RETURN(extent, across_->Extent(g));
+    attribution_.SeeRanks(extent.ranks);
   }
   if (!started_ && extent.events > 0) {
     started_ = true;

@@ -260,6 +260,7 @@ Status DistributedPath::Add(Graph& g, const match::Ghosts& ghosts, std::vector<S
   // The window has calls on some process; the first such starts the run.
   RP_ASSIGN_OR_RETURN(const WindowExtent all, dist::AllreduceValue(comm_, WindowExtent::Of(g)));
   window_had_calls_ = all.events > 0;
+  window_ranks_ = all.ranks;
   if (all.events == 0) return OkStatus();
   if (!started_) started_ = true, run_start_ = all.start();
   LengthPass pass(g, ends_, run_start_, &lp_);

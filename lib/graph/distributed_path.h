@@ -47,6 +47,8 @@ class DistributedPath {
   bool started() const { return started_; }
   // Whether the window last added had calls on some process.
   bool window_had_calls() const { return window_had_calls_; }
+  // The last window's ranks over every process (WindowExtent::ranks).
+  int64_t window_ranks() const { return window_ranks_; }
   int64_t run_start() const { return run_start_; }
   int64_t length() const { return length_; }
   int32_t end_rank() const { return end_rank_; }
@@ -90,6 +92,7 @@ class DistributedPath {
   dist::Comm& comm_;
   const match::Owners* owners_;
   bool started_ = false, window_had_calls_ = false;
+  int64_t window_ranks_ = 0;
   int64_t run_start_ = 0, length_ = 0;
   int32_t end_rank_ = -1;
   std::vector<RankEnd> ends_;

@@ -30,8 +30,8 @@ Status Attribution::AddWindow(const window::Window& w, int64_t run_start) {
     // Ranks are sized by the header, or without one by the ranks with
     // calls: a stray sample must not size arrays.
     const int64_t limit = ranks_limit_ > 0 ? ranks_limit_
-                                           : std::max<int64_t>(static_cast<int64_t>(w.by_rank.size()),
-                                                               static_cast<int64_t>(ranks_.size()));
+                                           : std::max({static_cast<int64_t>(w.by_rank.size()),
+                                                       static_cast<int64_t>(ranks_.size()), ranks_seen_});
     if (line.rank < 0 || line.rank >= limit) {
       ++counts_.unknown_rank;
       continue;

@@ -79,6 +79,11 @@ class Attribution {
   // Splits every computation of the window: on each rank, from its previous
   // call's exit (the run's start before its first) to each call's entry.
   Status AddWindow(const window::Window& w, int64_t run_start);
+  // For a window split between processes, before AddWindow: the window's
+  // ranks over every process (graph::WindowExtent::ranks). Without the
+  // header's count, samples' ranks are bounded by the ranks with calls so
+  // far, as one process reading the whole window bounds them.
+  void SeeRanks(int64_t ranks) { ranks_seen_ = std::max(ranks_seen_, ranks); }
 
   // The computation before event `e` of the window last added.
   struct Computation {
@@ -141,6 +146,7 @@ class Attribution {
   Frames frames_;
   ContextTree tree_;
   int64_t ranks_limit_;
+  int64_t ranks_seen_ = 0;  // SeeRanks'
   ShareOrder order_;
   std::vector<Rank> ranks_;
   std::vector<int32_t> event_rank_;

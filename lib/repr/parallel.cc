@@ -320,6 +320,7 @@ class ParallelRepr : public dist::WindowStage {
     attribution_->ForgetBefore(INT64_MAX);  // only the window's own tasks are asked for
     RP_ASSIGN_OR_RETURN(const graph::WindowExtent extent,
                         dist::AllreduceValue(comm_, graph::WindowExtent::Of(g)));
+    attribution_->SeeRanks(extent.ranks);
     if (extent.events == 0) return attribution_->AddWindow(w, run_start_);  // samples after the last call
     if (!started_) {
       started_ = true;
