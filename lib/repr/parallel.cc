@@ -167,14 +167,19 @@ class Track {
   }
 
  private:
-  // A path at a rank's last exit, as every process learns it.
+  // A path at a rank's last exit, as every process learns it (32 bytes:
+  // every rank's k of them go to every process each window).
   struct HeadPath {
     int64_t cost;
-    NodeKey source;  // where it really came from (PathSets::Source): one part per path
-    int64_t source_slot;
-    uint32_t exit, slot;  // where it is, on the rank's process
+    // Where it really came from (PathSets::Source), named by its event's
+    // rank and seq and the node's side: one part per path.
+    int64_t source_seq;
+    int32_t source_rank;
+    uint32_t exit;  // where it is, on the rank's process
+    uint8_t source_side, source_slot, slot;
+    auto source() const { return std::make_tuple(source_rank, source_seq, source_side, source_slot); }
   };
-  static_assert(std::is_trivially_copyable_v<HeadPath>);
+  static_assert(std::is_trivially_copyable_v<HeadPath> && sizeof(HeadPath) == 32);
 
   Status NewHeads(dist::Comm& comm, const match::Owners& owners, const graph::Graph& g, int64_t window,
                   const profile::Attribution& attribution, std::vector<std::vector<int32_t>>* heads) {
@@ -187,7 +192,16 @@ class Track {
       mine.Put<uint8_t>(static_cast<uint8_t>(sets.end(exit) - sets.begin(exit)));
       for (const Candidate* c = sets.begin(exit); c != sets.end(exit); ++c) {
         const auto [from, from_slot] = sets.Source(g, c->from, c->slot);
-        mine.Put(HeadPath{c->cost, NodeKey::Of(g, from), from_slot, exit, static_cast<uint32_t>(c - sets.begin(exit))});
+        const window::Event& source = g.event(from);
+        HeadPath h{};  // zeroed padding: the bytes sent are all defined
+        h.cost = c->cost;
+        h.source_seq = source.seq;
+        h.source_rank = static_cast<int32_t>(source.rank);
+        h.exit = exit;
+        h.source_side = graph::IsExit(from) ? 1 : 0;
+        h.source_slot = static_cast<uint8_t>(from_slot);  // a slot is below k <= 64
+        h.slot = static_cast<uint8_t>(c - sets.begin(exit));
+        mine.Put(h);
       }
     }
     RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm.Allgather(mine.bytes()));
@@ -205,11 +219,11 @@ class Track {
       if (in.bad()) return InputError("process " + std::to_string(p) + " sent damaged path heads");
     }
     // Each path once, walked where its rank is read.
-    std::map<std::pair<NodeKey, int64_t>, size_t> walk_of;
+    std::map<std::tuple<int32_t, int64_t, uint8_t, uint8_t>, size_t> walk_of;
     std::vector<Kept> walks;
     for (const auto& [rank, paths] : by_rank) {
       for (const HeadPath& h : paths) {
-        if (walk_of.emplace(std::make_pair(h.source, h.source_slot), walks.size()).second) {
+        if (walk_of.emplace(h.source(), walks.size()).second) {
           walks.push_back({h.cost, owners.Of(rank), h.exit, h.slot});
         }
       }
@@ -228,7 +242,7 @@ class Track {
         continue;
       }
       for (const HeadPath& h : it->second) {
-        const size_t w = walk_of.at({h.source, h.source_slot});
+        const size_t w = walk_of.at(h.source());
         if (part_of[w] < 0) {
           part_of[w] = parts_.New(Head(origins[w].carried_rank, origins[w].carried_slot),
                                   Summarize(g, tasks[w], rounds, w, window, attribution, keep_summary_));
