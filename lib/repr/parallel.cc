@@ -493,8 +493,7 @@ class ParallelRepr : public dist::WindowStage {
   Status Ended(const Track& track, bool run, int32_t phase, const std::vector<bool>& here,
                std::vector<PathSets::Ended>* ended, std::vector<std::pair<int64_t, int64_t>>* at) {
     struct Entry {
-      int64_t rank, slot, cost;
-      int32_t part;
+      int64_t rank, slot, cost, part;  // no padding: every byte sent is defined
     };
     dist::Packer mine;
     for (size_t rank = 0; rank < track.carried.size(); ++rank) {
@@ -514,7 +513,7 @@ class ParallelRepr : public dist::WindowStage {
     }
     std::sort(entries.begin(), entries.end(),
               [](const Entry& a, const Entry& b) { return std::tie(a.rank, a.slot) < std::tie(b.rank, b.slot); });
-    std::map<int32_t, size_t> by_part;
+    std::map<int64_t, size_t> by_part;
     for (const Entry& e : entries) {
       auto [it, fresh] = by_part.emplace(e.part, ended->size());
       if (fresh) {
