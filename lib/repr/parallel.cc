@@ -155,13 +155,7 @@ class Track {
                   int64_t window, const profile::Attribution& attribution) {
     std::vector<std::vector<int32_t>> heads(std::max(heads_.size(), static_cast<size_t>(ranks)));
     if (keep) RP_RETURN_IF_ERROR(NewHeads(comm, owners, g, window, attribution, &heads));
-    for (auto& rank : heads_) {
-      for (int32_t h : rank) parts_.Release(h);
-    }
-    heads_ = std::move(heads);
-    for (auto& rank : heads_) {
-      for (int32_t h : rank) parts_.Fold(h);
-    }
+    parts_.ReplaceHeads(&heads_, std::move(heads));
     sets.Carry(g, &carried);
     return OkStatus();
   }

@@ -56,6 +56,17 @@ class PartChain {
       free_.push_back(gone);
     }
   }
+  // Heads (by rank, a part each of its kept paths) become `next`, which
+  // has retained its parts: the old ones are released, the new folded.
+  void ReplaceHeads(std::vector<std::vector<int32_t>>* heads, std::vector<std::vector<int32_t>> next) {
+    for (const auto& rank : *heads) {
+      for (int32_t h : rank) Release(h);
+    }
+    *heads = std::move(next);
+    for (const auto& rank : *heads) {
+      for (int32_t h : rank) Fold(h);
+    }
+  }
   int32_t prev(int32_t id) const { return parts_[id].prev; }
   const Content& content(int32_t id) const { return parts_[id].content; }
   // fn(content) of every part held.

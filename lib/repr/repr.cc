@@ -85,13 +85,7 @@ class Track {
         heads[rank].push_back(it->second);
       }
     }
-    for (auto& rank : heads_) {
-      for (int32_t h : rank) parts_.Release(h);
-    }
-    heads_ = std::move(heads);
-    for (auto& rank : heads_) {
-      for (int32_t h : rank) parts_.Fold(h);
-    }
+    parts_.ReplaceHeads(&heads_, std::move(heads));
     sets.Carry(g, &carried);
   }
 
