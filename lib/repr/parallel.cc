@@ -47,10 +47,7 @@ static_assert(std::is_trivially_copyable_v<Piece>);
 void PushPiece(std::vector<Piece>* pieces, const Piece& next) {
   if (!pieces->empty() && pieces->back().window == next.window && pieces->back().round == next.round &&
       pieces->back().interval.rank == next.interval.rank) {
-    std::vector<Interval> one{pieces->back().interval};
-    Push(&one, next.interval);
-    pieces->back().interval = one.back();
-    return;
+    return Join(&pieces->back().interval, next.interval);
   }
   pieces->push_back(next);
 }
@@ -83,9 +80,7 @@ struct Portion {
         pieces.back().interval.rank == next->interval.rank) {
       // The joined piece sorts where this stretch's last did: after its
       // window's other pieces, before the later window's.
-      std::vector<Interval> one{pieces.back().interval};
-      Push(&one, next->interval);
-      pieces.back().interval = one.back();
+      Join(&pieces.back().interval, next->interval);
       ++next;
     }
     pieces.insert(pieces.end(), next, later.pieces.end());
@@ -285,10 +280,7 @@ class ParallelRepr : public dist::WindowStage {
 
  private:
   Status Start() override {
-    if (config_.k < kMinPaths || config_.k > kMaxPaths) {
-      return InputError("k must be between " + std::to_string(kMinPaths) + " and " + std::to_string(kMaxPaths) +
-                        ", not " + std::to_string(config_.k));
-    }
+    RP_RETURN_IF_ERROR(CheckConfig(config_));
     RP_RETURN_IF_ERROR(windows_.Start());
     RP_RETURN_IF_ERROR(input_.RequireSplit("rp-repr-mpi"));
     const window::Dictionary& dict = windows_.dictionary();
@@ -358,7 +350,8 @@ class ParallelRepr : public dist::WindowStage {
   // rp-repr's Complete over processes: the paths of `phase` (kNone: the
   // run, on track run_) that represent every path at each rank's last call
   // of it, in window `g` (null when none of its calls is there) or in a
-  // rank's carried set. Every process calls it; process 0 writes them.
+  // rank's carried set. Every process calls it; the writer writes them,
+  // process 0 adds them to the profiles.
   Status Complete(Track& track, const graph::Graph* g, int32_t phase) {
     const bool run = phase == kNone;
     RP_ASSIGN_OR_RETURN(const Span span,
@@ -392,10 +385,10 @@ class ParallelRepr : public dist::WindowStage {
       std::vector<const Portion*> stretch;
       for (int32_t part = head; part >= 0; part = track.prev(part)) stretch.push_back(&track.portion(part));
       std::reverse(stretch.begin(), stretch.end());
-      Portion here;
+      Portion this_window;
       if (!carried) {
-        here = Summarize(*g, tasks[j], rounds, j, window_, *attribution_, config_.space == Space::kPath);
-        stretch.push_back(&here);
+        this_window = Summarize(*g, tasks[j], rounds, j, window_, *attribution_, config_.space == Space::kPath);
+        stretch.push_back(&this_window);
       }
       uint64_t n = 0;
       OwnerCosts path_code;
@@ -537,35 +530,20 @@ class ParallelRepr : public dist::WindowStage {
     }
     RP_RETURN_IF_ERROR(FindWriter());
     for (int32_t phase : phase_ends_.ends().Open()) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
-    const bool speak = comm_.rank() == 0;
-    if (speak && phase_ends_.ends().reopened()) {
-      spdlog::warn("a phase has calls after its phase record's count of calls, or after a later phase: its paths "
-                   "are told once per stretch");
-    }
     RP_RETURN_IF_ERROR(Complete(run_, nullptr, kNone));
     attribution_->Finish();
     RP_ASSIGN_OR_RETURN(const dist::Sum samples,
                         dist::AllreduceValue(comm_, dist::Sum{attribution_->any_samples() ? 1 : 0}));
     RP_ASSIGN_OR_RETURN(const dist::Sum backward, dist::AllreduceValue(comm_, dist::Sum{backward_}));
     std::string profiles;  // process 0's
-    if (speak) {
-      if (samples.value == 0) {
-        spdlog::info("the trace has no samples: path profiles and differences name the function calling the MPI "
-                     "call that ends each task (rp-record --sample-hz 200 names the code that computes)");
-      }
-      std::vector<double> percentiles;
-      for (int j = 0; j < config_.k; ++j) percentiles.push_back(NominalPercentile(j, config_.k));
+    if (comm_.rank() == 0) {
       trace::Writer writer(trace::StringOutput(&profiles));
-      RP_RETURN_IF_ERROR(profiles_.Write(attribution_->tree(), DiffPairs(config_.select, config_.k), percentiles,
-                                         config_.space == Space::kProf, writer));
+      RP_RETURN_IF_ERROR(WriteProfiles(config_, profiles_, attribution_->tree(), writer));
       RP_RETURN_IF_ERROR(writer.Close());
     }
     RP_RETURN_IF_ERROR(SendToWriter(std::move(profiles)));
-    if (speak && !phased_) spdlog::info("no phase records (rp-phases): the whole run is one phase");
-    if (speak && backward.value > 0) {
-      spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are not "
-                   "synchronized; run rp-clocksync first. The paths miss them.",
-                   backward.value);
+    if (comm_.rank() == 0) {
+      WarnAboutRun(phase_ends_.ends().reopened(), samples.value > 0, phased_, backward.value);
     }
     // For tests/bench/parallel_bench.sh's model.
     spdlog::debug("process {} of {}: {} windows, {} match bytes sent; path sets: {} rounds, {} bytes sent; heads: {} "

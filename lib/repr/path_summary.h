@@ -19,17 +19,18 @@ struct Interval {
   int64_t tasks = 0;
 };
 
+// Extends `i` by `next`, the tasks right after it on its rank.
+inline void Join(Interval* i, const Interval& next) {
+  i->last = next.last;
+  i->t1 = next.t1;
+  i->cost += next.cost;
+  i->tasks += next.tasks;
+}
+
 // Appends `next` (a task, or an interval), merging it into the last
 // interval when both are on one rank.
 inline void Push(std::vector<Interval>* summary, const Interval& next) {
-  if (!summary->empty() && summary->back().rank == next.rank) {
-    Interval& i = summary->back();
-    i.last = next.last;
-    i.t1 = next.t1;
-    i.cost += next.cost;
-    i.tasks += next.tasks;
-    return;
-  }
+  if (!summary->empty() && summary->back().rank == next.rank) return Join(&summary->back(), next);
   summary->push_back(next);
 }
 

@@ -150,24 +150,15 @@ class Stage {
 
   Status Finish() {
     for (int32_t phase : phase_ends_.Open()) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
-    if (phase_ends_.reopened()) {
-      spdlog::warn("a phase has calls after its phase record's count of calls, or after a later phase: its paths "
-                   "are told once per stretch");
-    }
     if (started_) RP_RETURN_IF_ERROR(Complete(run_, nullptr, kNone));
     attribution_.Finish();
-    if (!attribution_.any_samples()) {
-      spdlog::info("the trace has no samples: path profiles and differences name the function calling the MPI "
-                   "call that ends each task (rp-record --sample-hz 200 names the code that computes)");
-    }
-    std::vector<double> percentiles;
-    for (int j = 0; j < config_.k; ++j) percentiles.push_back(NominalPercentile(j, config_.k));
-    return profiles_.Write(attribution_.tree(), DiffPairs(config_.select, config_.k), percentiles,
-                           config_.space == Space::kProf, out_);
+    return WriteProfiles(config_, profiles_, attribution_.tree(), out_);
   }
 
   bool any_calls() const { return started_; }
   bool phased() const { return phased_; }
+  bool reopened() const { return phase_ends_.reopened(); }
+  bool any_samples() const { return attribution_.any_samples(); }
 
   Status NoteRecords(const window::Dictionary& dict) { return phase_ends_.NoteRecords(dict); }
 
@@ -267,11 +258,40 @@ class Stage {
 
 }  // namespace
 
-Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out) {
+Status CheckConfig(const StageConfig& config) {
   if (config.k < kMinPaths || config.k > kMaxPaths) {
-    return InputError("k must be between " + std::to_string(kMinPaths) + " and " +
-                                std::to_string(kMaxPaths) + ", not " + std::to_string(config.k));
+    return InputError("k must be between " + std::to_string(kMinPaths) + " and " + std::to_string(kMaxPaths) +
+                      ", not " + std::to_string(config.k));
   }
+  return OkStatus();
+}
+
+Status WriteProfiles(const StageConfig& config, const PathProfiles& profiles, const profile::ContextTree& tree,
+                     trace::Writer& out) {
+  std::vector<double> percentiles;
+  for (int j = 0; j < config.k; ++j) percentiles.push_back(NominalPercentile(j, config.k));
+  return profiles.Write(tree, DiffPairs(config.select, config.k), percentiles, config.space == Space::kProf, out);
+}
+
+void WarnAboutRun(bool reopened, bool samples, bool phased, int64_t backward) {
+  if (reopened) {
+    spdlog::warn("a phase has calls after its phase record's count of calls, or after a later phase: its paths "
+                 "are told once per stretch");
+  }
+  if (!samples) {
+    spdlog::info("the trace has no samples: path profiles and differences name the function calling the MPI "
+                 "call that ends each task (rp-record --sample-hz 200 names the code that computes)");
+  }
+  if (!phased) spdlog::info("no phase records (rp-phases): the whole run is one phase");
+  if (backward > 0) {
+    spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are not "
+                 "synchronized; run rp-clocksync first. The paths miss them.",
+                 backward);
+  }
+}
+
+Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out) {
+  RP_RETURN_IF_ERROR(CheckConfig(config));
   window::WindowReader windows(input, window::Boundaries::kClean, config.read);
   RP_RETURN_IF_ERROR(windows.Start());
   const window::Dictionary& dict = windows.dictionary();
@@ -292,14 +312,7 @@ Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out
     window::WarnAboutInput(windows);
     if (!stage.any_calls()) return NothingError("the trace has no mpi records: no paths");
     RP_RETURN_IF_ERROR(stage.Finish());
-  }
-  if (!stage.phased()) {
-    spdlog::info("no phase records (rp-phases): the whole run is one phase");
-  }
-  if (backward > 0) {
-    spdlog::warn("{} dependencies go back in time (a receive ends before its send began): the clocks are not "
-                 "synchronized; run rp-clocksync first. The paths miss them.",
-                 backward);
+    WarnAboutRun(stage.reopened(), stage.any_samples(), stage.phased(), backward);
   }
   return out.Close();
 }

@@ -16,6 +16,8 @@
 #define RP_LIB_REPR_REPR_H_
 
 #include "lib/base/status.h"
+#include "lib/profile/context_tree.h"
+#include "lib/repr/path_profile.h"
 #include "lib/repr/path_sets.h"
 #include "lib/trace/input_set.h"
 #include "lib/trace/writer.h"
@@ -44,6 +46,15 @@ struct StageConfig {
 // (path_diff). Closes `out`. Exit status 1 (NothingError) for a trace
 // without mpi records.
 Status Run(const StageConfig& config, trace::InputSet& input, trace::Writer& out);
+
+// What rp-repr and rp-repr-mpi share at their start and end: `config`
+// checked (k in range), the path profiles and differences written, and
+// the run's warnings told (phases reopened, no samples, no phase records,
+// dependencies back in time).
+Status CheckConfig(const StageConfig& config);
+Status WriteProfiles(const StageConfig& config, const PathProfiles& profiles, const profile::ContextTree& tree,
+                     trace::Writer& out);
+void WarnAboutRun(bool reopened, bool samples, bool phased, int64_t backward);
 
 }  // namespace rp::repr
 
