@@ -14,7 +14,6 @@
 #include "lib/diagnose/distributed.h"
 #include "lib/diagnose/path_records.h"
 #include "lib/dist/judge.h"
-#include "lib/dist/place.h"
 #include "lib/dist/stage.h"
 #include "lib/graph/window_graphs.h"
 #include "lib/match/distributed.h"
@@ -67,16 +66,7 @@ class ParallelDiagnose : public dist::WindowStage {
     wg->graph = graph::Graph(wg->window, wg->matching, true);  // problems counted for this process's calls
     wg->times = graph::SplitCalls(wg->graph, wg->matching);
     backward_ += wg->graph.problems().backward_edges;
-    const window::Line* last = nullptr;  // this process's last line of a rank (its lines are in the stream's order)
-    for (const window::Line& line : wg->window.lines) {
-      if (config_.passthrough && out_.part()) {
-        RP_RETURN_IF_ERROR(out_.WriteLine(wg->window.text(line), line.rank >= 0 ? line.time : INT64_MIN));
-      }
-      if (line.rank >= 0) last = &line;
-    }
-    if (last != nullptr) {
-      RP_ASSIGN_OR_RETURN(last_, placer_.Of(wg->window.text(*last), comm_.rank()));
-    }
+    RP_RETURN_IF_ERROR(PassLines(wg->window, config_.passthrough));
     across_->SetWindow(&wg->graph, &ghosts);
     RP_RETURN_IF_ERROR(figures_->AddWindow(*wg, &ended_));
     RP_RETURN_IF_ERROR(SendEnded(figures_->ended_order(), false));
@@ -137,21 +127,10 @@ class ParallelDiagnose : public dist::WindowStage {
     bytes[0] = std::move(mine.bytes());
     RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm_.Alltoallv(bytes));
     // The diagnosis follows the last line of all, written by its holder.
-    RP_ASSIGN_OR_RETURN(const dist::Latest latest, dist::AllreduceValue(comm_, dist::Latest{last_}));
-    const int writer = config_.passthrough && latest.place.process >= 0 ? static_cast<int>(latest.place.process) : 0;
+    RP_ASSIGN_OR_RETURN(const int writer, Writer(config_.passthrough));
     std::string text;
     if (comm_.rank() == 0) RP_RETURN_IF_ERROR(Diagnose(in, &text));
-    bytes.assign(comm_.size(), std::string());
-    bytes[writer] = std::move(text);
-    RP_ASSIGN_OR_RETURN(in, comm_.Alltoallv(bytes));
-    if (comm_.rank() == writer) {
-      if (config_.passthrough) {
-        out_.Count(std::count(in[0].begin(), in[0].end(), '\n'));
-        RP_RETURN_IF_ERROR(out_.part()->WriteText(in[0]));
-      } else {
-        RP_RETURN_IF_ERROR(out_.index()->WriteText(in[0]));
-      }
-    }
+    RP_RETURN_IF_ERROR(SendToWriter(writer, std::move(text), config_.passthrough));
     const graph::ReplayStats& sets = across_->sets_stats();
     const graph::ReplayStats& balance = across_->balance_stats();
     spdlog::debug("process {} of {}: path sets: {} rounds, {} bytes sent; what-ifs: {} rounds, {} bytes sent",
@@ -187,8 +166,6 @@ class ParallelDiagnose : public dist::WindowStage {
   std::unique_ptr<Diagnosis> diagnosis_;  // process 0's
   std::vector<PhaseFigures> ended_;
   int64_t backward_ = 0;
-  dist::Place last_;  // this process's last line so far
-  dist::Placer placer_;
 };
 
 }  // namespace

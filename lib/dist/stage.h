@@ -12,9 +12,13 @@
 #ifndef RP_LIB_DIST_STAGE_H_
 #define RP_LIB_DIST_STAGE_H_
 
+#include <string>
+#include <string_view>
+
 #include "lib/base/status.h"
 #include "lib/dist/comm.h"
 #include "lib/dist/judge.h"
+#include "lib/dist/place.h"
 #include "lib/dist/split_output.h"
 #include "lib/trace/input_set.h"
 #include "lib/window/window.h"
@@ -35,11 +39,29 @@ class WindowStage {
   virtual Status AddWindow(window::Window& w) = 0;
   virtual Status Finish() = 0;
 
+  // This process's lines of `w` into its part (with passthrough), and the
+  // place of its last line of a rank noted.
+  Status PassLines(const window::Window& w, bool passthrough);
+  // The process writing what follows the lines so far: the holder of the
+  // last line over every process (process 0 before any, and for the one
+  // stream without passthrough). Every process calls it.
+  Expected<int> Writer(bool passthrough);
+  // Records that follow the lines so far, from the writer: into its part,
+  // or the one stream without passthrough.
+  Status WriteAfterLines(std::string_view text, bool passthrough);
+  // Process 0's `text` to `writer`, which writes it after its lines. Every
+  // process calls it.
+  Status SendToWriter(int writer, std::string text, bool passthrough);
+
   Comm& comm_;
   trace::InputSet& input_;
   SplitOutput out_;
   CommJudge judge_;
   window::WindowReader windows_;
+
+ private:
+  Place last_;  // this process's last line of a rank so far
+  Placer placer_;
 };
 
 }  // namespace rp::dist

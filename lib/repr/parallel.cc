@@ -12,7 +12,6 @@
 
 #include "lib/base/version.h"
 #include "lib/dist/judge.h"
-#include "lib/dist/place.h"
 #include "lib/dist/stage.h"
 #include "lib/graph/distributed.h"
 #include "lib/match/distributed.h"
@@ -300,17 +299,8 @@ class ParallelRepr : public dist::WindowStage {
     graph::Graph g(w, matching, true);  // problems counted for this process's calls
     backward_ += g.problems().backward_edges;
     RP_RETURN_IF_ERROR(phase_ends_.Share(comm_, w));
-    const window::Line* last = nullptr;  // this process's last line of a rank (its lines are in the stream's order)
-    for (const window::Line& line : w.lines) {
-      if (config_.passthrough && out_.part()) {
-        RP_RETURN_IF_ERROR(out_.WriteLine(w.text(line), line.rank >= 0 ? line.time : INT64_MIN));
-      }
-      if (line.rank >= 0) last = &line;
-    }
-    if (last != nullptr) {
-      RP_ASSIGN_OR_RETURN(last_, placer_.Of(w.text(*last), comm_.rank()));
-    }
-    RP_RETURN_IF_ERROR(FindWriter());
+    RP_RETURN_IF_ERROR(PassLines(w, config_.passthrough));
+    RP_ASSIGN_OR_RETURN(writer_, Writer(config_.passthrough));
     RP_RETURN_IF_ERROR(AddGraph(w, g, ghosts));
     ++window_;
     return OkStatus();
@@ -457,23 +447,6 @@ class ParallelRepr : public dist::WindowStage {
     return OkStatus();
   }
 
-  // The writer's records after the lines so far: into its part (one
-  // stream without passthrough, process 0's).
-  Status WriteText(const std::string& text) {
-    if (!config_.passthrough) return out_.index()->WriteText(text);
-    out_.Count(std::count(text.begin(), text.end(), '\n'));
-    return out_.part()->WriteText(text);
-  }
-
-  // The process writing what follows the lines so far: the holder of the
-  // last line (process 0 before any, and for the one stream without
-  // passthrough). Every process calls it.
-  Status FindWriter() {
-    RP_ASSIGN_OR_RETURN(const dist::Latest latest, dist::AllreduceValue(comm_, dist::Latest{last_}));
-    writer_ = config_.passthrough && latest.place.process >= 0 ? static_cast<int>(latest.place.process) : 0;
-    return OkStatus();
-  }
-
   // The paths of ranks whose last call of the phase was in an earlier
   // window: their carried paths, one entry per path (the part it ends
   // with), from every process, alike everywhere, as rp-repr lists them.
@@ -513,22 +486,13 @@ class ParallelRepr : public dist::WindowStage {
     return OkStatus();
   }
 
-  // Process 0's `text` to the writer, who writes it.
-  Status SendToWriter(std::string text) {
-    std::vector<std::string> bytes(comm_.size());
-    bytes[writer_] = std::move(text);
-    RP_ASSIGN_OR_RETURN(const std::vector<std::string> in, comm_.Alltoallv(bytes));
-    if (comm_.rank() != writer_ || in[0].empty()) return OkStatus();
-    return WriteText(in[0]);
-  }
-
   Status Finish() override {
     RP_RETURN_IF_ERROR(dist::WarnAboutInputAcross(comm_, windows_, comm_.rank() == 0));
     if (!started_) {
       // Told once (mpirun exits with its status).
       return comm_.rank() == 0 ? NothingError("the trace has no mpi records: no paths") : OkStatus();
     }
-    RP_RETURN_IF_ERROR(FindWriter());
+    RP_ASSIGN_OR_RETURN(writer_, Writer(config_.passthrough));
     for (int32_t phase : phase_ends_.ends().Open()) RP_RETURN_IF_ERROR(Complete(phases_, nullptr, phase));
     RP_RETURN_IF_ERROR(Complete(run_, nullptr, kNone));
     attribution_->Finish();
@@ -541,7 +505,7 @@ class ParallelRepr : public dist::WindowStage {
       RP_RETURN_IF_ERROR(WriteProfiles(config_, profiles_, attribution_->tree(), writer));
       RP_RETURN_IF_ERROR(writer.Close());
     }
-    RP_RETURN_IF_ERROR(SendToWriter(std::move(profiles)));
+    RP_RETURN_IF_ERROR(SendToWriter(writer_, std::move(profiles), config_.passthrough));
     if (comm_.rank() == 0) {
       WarnAboutRun(phase_ends_.ends().reopened(), samples.value > 0, phased_, backward.value);
     }
@@ -568,9 +532,7 @@ class ParallelRepr : public dist::WindowStage {
   int64_t window_ = 0;
   int64_t backward_ = 0;
   int64_t match_bytes_ = 0, paths_bytes_ = 0;  // sent (for -v)
-  int writer_ = 0;            // FindWriter's
-  dist::Place last_;          // this process's last line so far
-  dist::Placer placer_;
+  int writer_ = 0;  // who writes what follows the lines so far (Writer)
   graph::ReplayStats stats_;
 };
 
