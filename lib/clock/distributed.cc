@@ -7,12 +7,6 @@
 namespace rp::clock {
 namespace {
 
-// One round's sums over the processes.
-struct RoundSums {
-  int64_t unfinished = 0, sent = 0;
-  void Add(const RoundSums& o) { unfinished += o.unfinished, sent += o.sent; }
-};
-
 // The least blocked event over the processes.
 struct Least {
   ForwardPass::Blocked blocked;
@@ -21,20 +15,21 @@ struct Least {
     if (std::tie(o.blocked.t0, o.blocked.rank) < std::tie(blocked.t0, blocked.rank)) blocked = o.blocked;
   }
 };
-static_assert(std::is_trivially_copyable_v<RoundSums> && std::is_trivially_copyable_v<Least>);
+static_assert(std::is_trivially_copyable_v<Least>);
 
-// Packed values, one Alltoallv: (rank, seq, T...) per event; `take` gets
-// each received ghost's index and the unpacker positioned at its values.
+// Packed values, one sparse exchange: (rank, seq, T...) per event; `take`
+// gets each received ghost's index and the unpacker positioned at its
+// values. `*sums` are added up over the processes on the way.
 template <typename Take>
 Status Deliver(dist::Comm& comm, std::vector<dist::Packer>& out, const match::Ghosts& ghosts, RepairStats* stats,
-               Take take) {
+               std::vector<int64_t>* sums, Take take) {
   std::vector<std::string> bytes(out.size());
   for (size_t p = 0; p < out.size(); ++p) {
     stats->bytes_sent += static_cast<int64_t>(out[p].bytes().size());
     bytes[p] = std::move(out[p].bytes());
     out[p].bytes().clear();
   }
-  RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.Alltoallv(bytes));
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(bytes, sums));
   for (size_t p = 0; p < in.size(); ++p) {
     dist::Unpacker from(in[p]);
     while (!from.done()) {
@@ -65,7 +60,8 @@ Status ShareGhostTimes(dist::Comm& comm, window::Window* window, const match::Gh
       out[p].Put(ev.t1);
     }
   }
-  return Deliver(comm, out, ghosts, stats, [&](uint32_t e, dist::Unpacker* in) {
+  std::vector<int64_t> none;
+  return Deliver(comm, out, ghosts, stats, &none, [&](uint32_t e, dist::Unpacker* in) {
     w.events[e].t0 = in->Get<int64_t>();
     w.events[e].t1 = in->Get<int64_t>();
   });
@@ -93,15 +89,15 @@ Expected<RepairResult> RepairAcross(dist::Comm& comm, window::Window* window, co
   pass.Begin(started);
   for (;;) {
     pass.Advance(started);
-    RoundSums mine{pass.done() ? 0 : 1, sent};
+    // Processes not finished, and starts on their way, over all.
+    std::vector<int64_t> sums{pass.done() ? 0 : 1, sent};
     sent = 0;
     ++stats->rounds;
-    RP_RETURN_IF_ERROR(Deliver(comm, out, ghosts, stats, [&](uint32_t e, dist::Unpacker* in) {
+    RP_RETURN_IF_ERROR(Deliver(comm, out, ghosts, stats, &sums, [&](uint32_t e, dist::Unpacker* in) {
       pass.StartGhost(e, in->Get<int64_t>());
     }));
-    RP_ASSIGN_OR_RETURN(RoundSums all, dist::AllreduceValue(comm, mine));
-    if (all.unfinished == 0) break;
-    if (all.sent > 0) continue;
+    if (sums[0] == 0) break;
+    if (sums[1] > 0) continue;
     // No process can go on and nothing is on its way: a cycle.
     RP_ASSIGN_OR_RETURN(Least least, dist::AllreduceValue(comm, Least{pass.Earliest()}));
     if (least.blocked.rank < 0) break;  // nothing started anywhere: as Repair, stop

@@ -5,7 +5,8 @@
 // the controlled logical clock; diagnosis paper §2): each process finishes
 // what it can, sends the starts of its gate sources to the processes that
 // hold them as ghosts, and goes on with what the others sent, round after
-// round. A round is one Alltoallv and one 16-byte all-reduce. When no
+// round. A round is one Comm::ExchangeAndSum (the starts, and how many
+// processes are not finished and how many starts were sent). When no
 // process can go on and nothing is on its way, the dependencies form a
 // cycle: the earliest started event over all processes (by start, then
 // rank) is finished, as the one-process pass finishes it. Then the

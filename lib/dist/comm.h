@@ -8,6 +8,7 @@
 //   // all[p]: process p's bytes (an error of any process is returned instead)
 //   RP_RETURN_IF_ERROR(comm.Allreduce(&slots, sizeof(Slot), Fold));  // a fixed size, whatever the processes
 //   RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.Alltoallv(out));  // out[q] to q; in[p] from p
+//   RP_ASSIGN_OR_RETURN(in, comm.ExchangeAndSum(out, &counts));  // the same, and counts added up
 #ifndef RP_LIB_DIST_COMM_H_
 #define RP_LIB_DIST_COMM_H_
 
@@ -40,6 +41,13 @@ class Comm {
   // what each process sent this one, by process (MPI_Alltoallv): what
   // crosses between two processes only, not everything to everyone.
   virtual Expected<std::vector<std::string>> Alltoallv(const std::vector<std::string>& to) = 0;
+  // One round of a replay: `to[q]` delivered to q, as Alltoallv, and
+  // `*sums` added up slot by slot over every process (as many slots on
+  // each). Over MPI one MPI_Alltoall carries the lengths and the sums, and
+  // an MPI_Alltoallv the bytes only when some process sends some: a round
+  // that was an Alltoallv and an Allreduce (four collectives) is one or two.
+  virtual Expected<std::vector<std::string>> ExchangeAndSum(const std::vector<std::string>& to,
+                                                            std::vector<int64_t>* sums) = 0;
   // Ends every process with exit status `code` (MPI_Abort): for an error
   // one process met where the others may be waiting in a collective.
   [[noreturn]] virtual void Abort(int code) = 0;

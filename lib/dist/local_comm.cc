@@ -2,6 +2,7 @@
 
 #include <barrier>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -57,6 +58,15 @@ class LocalComm : public Comm {
     std::vector<std::string> from(s_.size);
     for (int p = 0; p < s_.size; ++p) from[p] = s_.matrix[p][rank_];
     s_.sync.arrive_and_wait();
+    return from;
+  }
+
+  Expected<std::vector<std::string>> ExchangeAndSum(const std::vector<std::string>& to,
+                                                    std::vector<int64_t>* sums) override {
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> from, Alltoallv(to));
+    std::string slots(reinterpret_cast<const char*>(sums->data()), sums->size() * sizeof(int64_t));
+    RP_RETURN_IF_ERROR(Allreduce(&slots, sizeof(int64_t), &FoldSlots<Sum>));
+    std::memcpy(sums->data(), slots.data(), slots.size());
     return from;
   }
 

@@ -43,5 +43,27 @@ TEST(LocalGroup, Collectives) {
   EXPECT_EQ(received[2], "0>2 1>2 2>2 ");
 }
 
+// A replay's round: bytes only where a process has some for another, and
+// counts added up over the three.
+TEST(LocalGroup, ExchangeAndSum) {
+  std::mutex mu;
+  std::vector<std::string> received(3);
+  std::vector<std::vector<int64_t>> sums(3);
+  LocalGroup::Run(3, [&](Comm& comm) {
+    const int me = comm.rank();
+    std::vector<std::string> out(3);
+    out[(me + 1) % 3] = std::to_string(me) + ">" + std::to_string((me + 1) % 3);
+    std::vector<int64_t> counts{me, 10 * me + 1};
+    auto in = comm.ExchangeAndSum(out, &counts);
+    ASSERT_TRUE(in.ok());
+    std::lock_guard lock(mu);
+    for (const std::string& piece : *in) received[me] += piece + " ";
+    sums[me] = counts;
+  });
+  EXPECT_EQ(received[0], "  2>0 ");
+  EXPECT_EQ(received[1], "0>1   ");
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(sums[p], (std::vector<int64_t>{3, 33}));
+}
+
 }  // namespace
 }  // namespace rp::dist

@@ -8,12 +8,6 @@
 namespace rp::graph {
 namespace {
 
-// One round's sums over the processes.
-struct RoundSums {
-  int64_t unplaced = 0, sent = 0;
-  void Add(const RoundSums& o) { unplaced += o.unplaced, sent += o.sent; }
-};
-
 // A blocked exit, the least over the processes: the cycle to break.
 struct Blocked {
   int64_t time = INT64_MAX;
@@ -22,7 +16,7 @@ struct Blocked {
     if (std::tie(o.time, o.order) < std::tie(time, order)) *this = o;
   }
 };
-static_assert(std::is_trivially_copyable_v<RoundSums> && std::is_trivially_copyable_v<Blocked>);
+static_assert(std::is_trivially_copyable_v<Blocked>);
 
 }  // namespace
 
@@ -52,10 +46,10 @@ Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pas
       bytes[p] = std::move(out[p].bytes());
       out[p].bytes().clear();
     }
-    RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.Alltoallv(bytes));
-    RoundSums mine;
-    mine.unplaced = schedule.done() ? 0 : 1;
-    mine.sent = sent;
+    // How many processes have nodes left to place, and how many values are
+    // on their way, over all.
+    std::vector<int64_t> sums{schedule.done() ? 0 : 1, sent};
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(bytes, &sums));
     stats->values_sent += sent;
     sent = 0;
     ++stats->rounds;
@@ -73,9 +67,8 @@ Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pas
         schedule.Release(Entry(e), placed);
       }
     }
-    RP_ASSIGN_OR_RETURN(RoundSums all, dist::AllreduceValue(comm, mine));
-    if (all.unplaced == 0) break;
-    if (all.sent > 0) continue;
+    if (sums[0] == 0) break;
+    if (sums[1] > 0) continue;
     // No process can go on and nothing is on its way: a cycle.
     Blocked local;
     const uint32_t victim = schedule.Victim();

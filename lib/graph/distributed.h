@@ -7,8 +7,9 @@
 // topological order (Schedule) as far as it can, then sends the values of
 // its entries that others hold as ghosts to those processes only, and
 // goes on with what they sent, round after round, until every process has
-// placed all its calls. A round is one Alltoallv and one 16-byte
-// all-reduce; a window takes as many rounds as its longest chain of
+// placed all its calls. A round is one Comm::ExchangeAndSum (the values,
+// and how many processes have nodes left and how many values were sent,
+// added up: one MPI_Alltoall, and an MPI_Alltoallv when values travel); a window takes as many rounds as its longest chain of
 // dependencies crosses between processes, plus one.
 //
 // Every node gets the value it gets in the one-process graph: its

@@ -55,9 +55,9 @@ Expected<bool> DistributedPath::Round(std::vector<std::string>* in) {
   }
   stats_.bytes_sent += sent.value;
   ++stats_.rounds;
-  RP_ASSIGN_OR_RETURN(*in, comm_.Alltoallv(bytes));
-  RP_ASSIGN_OR_RETURN(dist::Sum all, dist::AllreduceValue(comm_, sent));
-  return all.value > 0;
+  std::vector<int64_t> sums{sent.value};
+  RP_ASSIGN_OR_RETURN(*in, comm_.ExchangeAndSum(bytes, &sums));
+  return sums[0] > 0;
 }
 
 int32_t DistributedPath::Walk(const Graph& g, uint32_t node) {

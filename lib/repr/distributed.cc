@@ -156,7 +156,8 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
     }
     std::vector<std::string> bytes(comm.size());
     for (int p = 0; p < comm.size(); ++p) bytes[p] = std::move(out[p].bytes());
-    RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.Alltoallv(bytes));
+    std::vector<int64_t> any{sent};
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(bytes, &any));
     walks.clear();
     for (int p = 0; p < comm.size(); ++p) {
       dist::Unpacker from(in[p]);
@@ -168,8 +169,7 @@ Status WalkAcross(dist::Comm& comm, const match::Owners& owners, const PathSets&
         walks.push_back(hop);
       }
     }
-    RP_ASSIGN_OR_RETURN(dist::Sum any, dist::AllreduceValue(comm, dist::Sum{sent}));
-    if (any.value == 0) break;
+    if (any[0] == 0) break;
   }
   RP_ASSIGN_OR_RETURN(std::vector<std::string> all, comm.Allgather(ends.bytes()));
   for (const std::string& bytes : all) {
