@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 
 namespace rp::dist {
 namespace {
@@ -15,6 +16,11 @@ class MpiComm : public Comm {
   MpiComm() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Op_create(&Fold, 1, &fold_);
+  }
+  ~MpiComm() override {
+    for (auto& [bytes, type] : slot_types_) MPI_Type_free(&type);
+    MPI_Op_free(&fold_);
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -151,16 +157,19 @@ class MpiComm : public Comm {
     const size_t slots = inout->size() / slot_bytes;
     if (slots == 0) return OkStatus();
     if (slots > static_cast<size_t>(INT32_MAX)) return InputError("Allreduce: too many slots");
-    MPI_Datatype type;
-    MPI_Op op;
-    MPI_Type_contiguous(static_cast<int>(slot_bytes), MPI_BYTE, &type);
-    MPI_Type_commit(&type);
+    // A slot's type made once for each size; one operation serves every
+    // fold (it calls the one set here).
+    auto known = slot_types_.find(slot_bytes);
+    if (known == slot_types_.end()) {
+      MPI_Datatype made;
+      MPI_Type_contiguous(static_cast<int>(slot_bytes), MPI_BYTE, &made);
+      MPI_Type_commit(&made);
+      known = slot_types_.emplace(slot_bytes, made).first;
+    }
+    const MPI_Datatype type = known->second;
     g_combine = combine;
-    MPI_Op_create(&Fold, 1, &op);
     std::string in = *inout;
-    const int rc = MPI_Allreduce(in.data(), inout->data(), static_cast<int>(slots), type, op, MPI_COMM_WORLD);
-    MPI_Op_free(&op);
-    MPI_Type_free(&type);
+    const int rc = MPI_Allreduce(in.data(), inout->data(), static_cast<int>(slots), type, fold_, MPI_COMM_WORLD);
     return rc == MPI_SUCCESS ? OkStatus() : InputError("MPI_Allreduce failed");
   }
 
@@ -172,6 +181,8 @@ class MpiComm : public Comm {
   }
 
   int rank_ = 0, size_ = 1;
+  MPI_Op fold_;
+  std::map<size_t, MPI_Datatype> slot_types_;
 };
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
-#include <unordered_map>
 
 #include "lib/base/free_slots.h"
 
@@ -115,11 +114,6 @@ Status DistributedPath::WalkAll(const Graph& g, const match::Ghosts& ghosts) {
     const uint32_t last = g.last_event(rank);
     if (last != kNoNode) leaves.emplace_back(rank, Walk(g, Exit(last)));
   }
-  // This process's events by (rank, seq), for the other processes' asks.
-  std::unordered_map<match::Ghosts::RankSeq, uint32_t, match::Ghosts::Hash> own;
-  for (size_t rank = 0; rank < g.ranks(); ++rank) {
-    for (uint32_t e : g.window().by_rank[rank]) own.emplace(match::Ghosts::RankSeq{g.window().events[e].rank, g.window().events[e].seq}, e);
-  }
   for (;;) {
     for (int p = 0; p < processes; ++p) {
       for (const Request& r : requests_[p]) {
@@ -139,9 +133,9 @@ Status DistributedPath::WalkAll(const Graph& g, const match::Ghosts& ghosts) {
         const int64_t kind = from.Get<int64_t>(), child = from.Get<int64_t>();
         if (kind == kAsk) {
           const int64_t rank = from.Get<int64_t>(), seq = from.Get<int64_t>();
-          auto it = own.find({rank, seq});
-          if (it == own.end()) return InputError("process " + std::to_string(p) + " asked for an event not here");
-          const int32_t id = Walk(g, Entry(it->second));
+          const uint32_t e = match::LocalEvent(g.window(), rank, seq);
+          if (e == match::kNoEvent) return InputError("process " + std::to_string(p) + " asked for an event not here");
+          const int32_t id = Walk(g, Entry(e));
           out_[p].Put<int64_t>(kAnswer);
           out_[p].Put<int64_t>(child);
           out_[p].Put<int64_t>(id);

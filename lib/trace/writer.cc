@@ -9,7 +9,7 @@ Expected<std::unique_ptr<Writer>> Writer::Open(const std::string& path,
 }
 
 Writer::Writer(std::unique_ptr<ByteSink> sink) : sink_(std::move(sink)) {
-  buffer_.resize(kFlushAt + (size_t{1} << 16));
+  buffer_.resize(kHeadroom);
 }
 
 Writer::~Writer() = default;

@@ -9,6 +9,7 @@
 #ifndef RP_LIB_TRACE_WRITER_H_
 #define RP_LIB_TRACE_WRITER_H_
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -61,16 +62,19 @@ class Writer {
 
  private:
   // Text is written straight into buffer_, which keeps its size; the first
-  // used_ bytes are the text. Room(n): where n more bytes may go.
+  // used_ bytes are the text. Room(n): where n more bytes may go. It starts
+  // small and doubles up to the flush size and its headroom, so that a
+  // writer of a few lines (a window's records, into a string) does not
+  // clear a megabyte.
   char* Room(size_t n) {
-    if (n > buffer_.size() - used_) buffer_.resize(used_ + n);  // a line longer than the headroom
+    if (n > buffer_.size() - used_) buffer_.resize(std::max(used_ + n, std::min(2 * buffer_.size(), kFlushAt + kHeadroom)));
     return buffer_.data() + used_;
   }
   Status Commit(char* end) {
     used_ = static_cast<size_t>(end - buffer_.data());
     return used_ >= kFlushAt ? Flush() : OkStatus();
   }
-  static constexpr size_t kFlushAt = size_t{1} << 20;
+  static constexpr size_t kFlushAt = size_t{1} << 20, kHeadroom = size_t{1} << 16;
 
   std::unique_ptr<ByteSink> sink_;
   std::string buffer_;
