@@ -20,53 +20,89 @@ static_assert(std::is_trivially_copyable_v<Blocked>);
 
 }  // namespace
 
-Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pass, ReplayStats* stats) {
-  const window::Window& w = g.window();
-  const int processes = comm.size();
+namespace {
+
+// Puts a placed entry's value for each process holding it as a ghost.
+class Outbox {
+ public:
+  Outbox(const Graph& g, const match::Ghosts& ghosts, Pass& pass, int processes)
+      : g_(g), ghosts_(ghosts), pass_(pass), out_(processes) {}
+  void Placed(uint32_t node) {
+    if (g_.is_hub(node) || IsExit(node)) return;
+    const uint32_t e = EventOf(node);
+    if (e >= ghosts_.holders.size() || ghosts_.holders[e].empty()) return;
+    const window::Event& ev = g_.window().events[e];
+    for (int p : ghosts_.holders[e]) {
+      out_[p].Put<int64_t>(ev.rank);
+      out_[p].Put<int64_t>(ev.seq);
+      pass_.Put(node, &out_[p]);
+      ++sent_;
+    }
+  }
+  int64_t sent() const { return sent_; }
+  // The round's bytes by process, taken out (counted in `stats`).
+  std::vector<std::string> Take(ReplayStats* stats) {
+    std::vector<std::string> bytes(out_.size());
+    for (size_t p = 0; p < out_.size(); ++p) {
+      stats->bytes_sent += static_cast<int64_t>(out_[p].bytes().size());
+      bytes[p] = std::move(out_[p].bytes());
+      out_[p].bytes().clear();
+    }
+    stats->values_sent += sent_;
+    sent_ = 0;
+    return bytes;
+  }
+
+ private:
+  const Graph& g_;
+  const match::Ghosts& ghosts_;
+  Pass& pass_;
+  std::vector<dist::Packer> out_;
+  int64_t sent_ = 0;
+};
+
+// Each value received: its ghost entry's, given to the pass, then
+// released(entry).
+template <typename Released>
+Status Receive(const std::vector<std::string>& in, const match::Ghosts& ghosts, Pass& pass, Released&& released) {
+  for (size_t p = 0; p < in.size(); ++p) {
+    dist::Unpacker from(in[p]);
+    while (!from.done()) {
+      const int64_t rank = from.Get<int64_t>(), seq = from.Get<int64_t>();
+      const uint32_t e = ghosts.Find(rank, seq);
+      if (from.bad() || e == UINT32_MAX) {
+        return InputError("process " + std::to_string(p) + " sent the path of rank " + std::to_string(rank) +
+                          " seq " + std::to_string(seq) + ", which is no ghost here");
+      }
+      pass.Get(Entry(e), &from);
+      if (from.bad()) return InputError("process " + std::to_string(p) + " sent a damaged path");
+      released(Entry(e));
+    }
+  }
+  return OkStatus();
+}
+
+// A window's first replay: the nodes placed as the dependencies allow,
+// recorded into the graph with the rounds' places.
+Status FirstReplay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pass, ReplayStats* stats) {
   Schedule schedule(g);
-  std::vector<dist::Packer> out(processes);
-  int64_t sent = 0;
+  Outbox out(g, ghosts, pass, comm.size());
+  std::vector<uint32_t> order;
+  std::vector<Graph::ReplayRound> rounds;
   auto placed = [&](uint32_t node) {
     pass.Visit(node);
-    if (g.is_hub(node) || IsExit(node)) return;
-    const uint32_t e = EventOf(node);
-    if (e >= ghosts.holders.size() || ghosts.holders[e].empty()) return;
-    for (int p : ghosts.holders[e]) {
-      out[p].Put<int64_t>(w.events[e].rank);
-      out[p].Put<int64_t>(w.events[e].seq);
-      pass.Put(node, &out[p]);
-      ++sent;
-    }
+    order.push_back(node);
+    out.Placed(node);
   };
   for (;;) {
     schedule.Advance(placed);
-    std::vector<std::string> bytes(processes);
-    for (int p = 0; p < processes; ++p) {
-      stats->bytes_sent += static_cast<int64_t>(out[p].bytes().size());
-      bytes[p] = std::move(out[p].bytes());
-      out[p].bytes().clear();
-    }
     // How many processes have nodes left to place, and how many values are
     // on their way, over all.
-    std::vector<int64_t> sums{schedule.done() ? 0 : 1, sent};
-    RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(bytes, &sums));
-    stats->values_sent += sent;
-    sent = 0;
+    std::vector<int64_t> sums{schedule.done() ? 0 : 1, out.sent()};
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(out.Take(stats), &sums));
     ++stats->rounds;
-    for (int p = 0; p < processes; ++p) {
-      dist::Unpacker from(in[p]);
-      while (!from.done()) {
-        const int64_t rank = from.Get<int64_t>(), seq = from.Get<int64_t>();
-        const uint32_t e = ghosts.Find(rank, seq);
-        if (from.bad() || e == UINT32_MAX) {
-          return InputError("process " + std::to_string(p) + " sent the path of rank " + std::to_string(rank) +
-                            " seq " + std::to_string(seq) + ", which is no ghost here");
-        }
-        pass.Get(Entry(e), &from);
-        if (from.bad()) return InputError("process " + std::to_string(p) + " sent a damaged path");
-        schedule.Release(Entry(e), placed);
-      }
-    }
+    rounds.push_back({static_cast<uint32_t>(order.size()), sums[1] > 0});
+    RP_RETURN_IF_ERROR(Receive(in, ghosts, pass, [&](uint32_t entry) { schedule.Release(entry, placed); }));
     if (sums[0] == 0) break;
     if (sums[1] > 0) continue;
     // No process can go on and nothing is on its way: a cycle.
@@ -80,8 +116,44 @@ Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pas
     }
     ++stats->cycles_broken;
   }
-  schedule.PlaceLeftHubs([&](uint32_t node) { pass.Visit(node); });
+  schedule.PlaceLeftHubs([&](uint32_t node) {
+    pass.Visit(node);
+    order.push_back(node);
+  });
+  g.SetReplay(std::move(order), std::move(rounds));
   return OkStatus();
+}
+
+// A later replay of the window: the first one's order and rounds, values
+// exchanged where it exchanged some (every process knows where that was),
+// no scheduling and no count of what is left.
+Status PlannedReplay(dist::Comm& comm, const Graph& g, const match::Ghosts& ghosts, Pass& pass,
+                     ReplayStats* stats) {
+  Outbox out(g, ghosts, pass, comm.size());
+  const std::vector<uint32_t>& order = g.order();
+  size_t next = 0;
+  auto visit_to = [&](size_t end) {
+    for (; next < end; ++next) {
+      pass.Visit(order[next]);
+      out.Placed(order[next]);
+    }
+  };
+  for (const Graph::ReplayRound& round : g.replay_rounds()) {
+    visit_to(round.at);
+    if (!round.sent) continue;
+    std::vector<int64_t> none;
+    RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(out.Take(stats), &none));
+    ++stats->rounds;
+    RP_RETURN_IF_ERROR(Receive(in, ghosts, pass, [](uint32_t) {}));
+  }
+  visit_to(order.size());  // the hubs left
+  return OkStatus();
+}
+
+}  // namespace
+
+Status Replay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pass, ReplayStats* stats) {
+  return g.replayed() ? PlannedReplay(comm, g, ghosts, pass, stats) : FirstReplay(comm, g, ghosts, pass, stats);
 }
 
 void SitesPass::Put(uint32_t entry, dist::Packer* out) {

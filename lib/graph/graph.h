@@ -127,9 +127,24 @@ class Graph {
   // The entry of the latest partner a call depended on, kNoNode if none.
   uint32_t latest_partner(uint32_t event) const { return latest_[event]; }
 
-  // Every node once, each after all its predecessors (none when distributed).
+  // Every node once, each after all its predecessors. A distributed graph
+  // has none until its first replay, then the nodes that replay visited
+  // (this process's calls and the hubs, no ghost) in its order, and its
+  // rounds: where in that order each exchange came, and whether any
+  // process sent values in it. Later replays follow them (Replay).
   const std::vector<uint32_t>& order() const { return order_; }
   bool distributed() const { return distributed_; }
+  struct ReplayRound {
+    uint32_t at;
+    bool sent;
+  };
+  bool replayed() const { return replayed_; }
+  const std::vector<ReplayRound>& replay_rounds() const { return replay_rounds_; }
+  void SetReplay(std::vector<uint32_t> order, std::vector<ReplayRound> rounds) {
+    order_ = std::move(order);
+    replay_rounds_ = std::move(rounds);
+    replayed_ = true;
+  }
   // Each rank's first and last event in the window (kNoNode if none).
   uint32_t first_event(size_t rank) const { return rank < first_.size() ? first_[rank] : kNoNode; }
   uint32_t last_event(size_t rank) const { return rank < last_.size() ? last_[rank] : kNoNode; }
@@ -169,6 +184,8 @@ class Graph {
   std::vector<uint32_t> members_;
   std::vector<uint32_t> latest_;
   std::vector<uint32_t> order_;
+  std::vector<ReplayRound> replay_rounds_;
+  bool replayed_ = false;
   std::vector<uint32_t> first_, last_;
   GraphProblems problems_;
   bool distributed_ = false;
