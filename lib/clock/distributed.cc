@@ -23,27 +23,9 @@ static_assert(std::is_trivially_copyable_v<Least>);
 template <typename Take>
 Status Deliver(dist::Comm& comm, std::vector<dist::Packer>& out, const match::Ghosts& ghosts, RepairStats* stats,
                std::vector<int64_t>* sums, Take take) {
-  std::vector<std::string> bytes(out.size());
-  for (size_t p = 0; p < out.size(); ++p) {
-    stats->bytes_sent += static_cast<int64_t>(out[p].bytes().size());
-    bytes[p] = std::move(out[p].bytes());
-    out[p].bytes().clear();
-  }
-  RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(bytes, sums));
-  for (size_t p = 0; p < in.size(); ++p) {
-    dist::Unpacker from(in[p]);
-    while (!from.done()) {
-      const int64_t rank = from.Get<int64_t>(), seq = from.Get<int64_t>();
-      const uint32_t e = ghosts.Find(rank, seq);
-      if (from.bad() || e == UINT32_MAX) {
-        return InputError("process " + std::to_string(p) + " sent the times of rank " + std::to_string(rank) +
-                          " seq " + std::to_string(seq) + ", which is no ghost here");
-      }
-      take(e, &from);
-      if (from.bad()) return InputError("process " + std::to_string(p) + " sent damaged times");
-    }
-  }
-  return OkStatus();
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> in,
+                      comm.ExchangeAndSum(dist::TakeBytes(out, &stats->bytes_sent), sums));
+  return match::ForEachGhostValue(in, ghosts, "times", take);
 }
 
 }  // namespace

@@ -145,6 +145,18 @@ class Unpacker {
   bool bad_ = false;
 };
 
+// Each process's packed bytes taken out of `out` (left empty for the next
+// round), their size added to `*bytes_sent`.
+inline std::vector<std::string> TakeBytes(std::vector<Packer>& out, int64_t* bytes_sent) {
+  std::vector<std::string> bytes(out.size());
+  for (size_t p = 0; p < out.size(); ++p) {
+    *bytes_sent += static_cast<int64_t>(out[p].bytes().size());
+    bytes[p] = std::move(out[p].bytes());
+    out[p].bytes().clear();
+  }
+  return bytes;
+}
+
 }  // namespace rp::dist
 
 #endif  // RP_LIB_DIST_COMM_H_

@@ -42,15 +42,9 @@ class Outbox {
   int64_t sent() const { return sent_; }
   // The round's bytes by process, taken out (counted in `stats`).
   std::vector<std::string> Take(ReplayStats* stats) {
-    std::vector<std::string> bytes(out_.size());
-    for (size_t p = 0; p < out_.size(); ++p) {
-      stats->bytes_sent += static_cast<int64_t>(out_[p].bytes().size());
-      bytes[p] = std::move(out_[p].bytes());
-      out_[p].bytes().clear();
-    }
     stats->values_sent += sent_;
     sent_ = 0;
-    return bytes;
+    return dist::TakeBytes(out_, &stats->bytes_sent);
   }
 
  private:
@@ -65,21 +59,10 @@ class Outbox {
 // released(entry).
 template <typename Released>
 Status Receive(const std::vector<std::string>& in, const match::Ghosts& ghosts, Pass& pass, Released&& released) {
-  for (size_t p = 0; p < in.size(); ++p) {
-    dist::Unpacker from(in[p]);
-    while (!from.done()) {
-      const int64_t rank = from.Get<int64_t>(), seq = from.Get<int64_t>();
-      const uint32_t e = ghosts.Find(rank, seq);
-      if (from.bad() || e == UINT32_MAX) {
-        return InputError("process " + std::to_string(p) + " sent the path of rank " + std::to_string(rank) +
-                          " seq " + std::to_string(seq) + ", which is no ghost here");
-      }
-      pass.Get(Entry(e), &from);
-      if (from.bad()) return InputError("process " + std::to_string(p) + " sent a damaged path");
-      released(Entry(e));
-    }
-  }
-  return OkStatus();
+  return match::ForEachGhostValue(in, ghosts, "path", [&](uint32_t e, dist::Unpacker* from) {
+    pass.Get(Entry(e), from);
+    if (!from->bad()) released(Entry(e));
+  });
 }
 
 // A window's first replay: the nodes placed as the dependencies allow,

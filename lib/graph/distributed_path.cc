@@ -44,17 +44,11 @@ void DistributedPath::FreeNode(int32_t id) {
 }
 
 Expected<bool> DistributedPath::Round(std::vector<std::string>* in) {
-  const int processes = comm_.size();
-  std::vector<std::string> bytes(processes);
-  dist::Sum sent;
-  for (int p = 0; p < processes; ++p) {
-    sent.value += static_cast<int64_t>(out_[p].bytes().size());
-    bytes[p] = std::move(out_[p].bytes());
-    out_[p].bytes().clear();
-  }
-  stats_.bytes_sent += sent.value;
+  int64_t sent = 0;
+  std::vector<std::string> bytes = dist::TakeBytes(out_, &sent);
+  stats_.bytes_sent += sent;
   ++stats_.rounds;
-  std::vector<int64_t> sums{sent.value};
+  std::vector<int64_t> sums{sent};
   RP_ASSIGN_OR_RETURN(*in, comm_.ExchangeAndSum(bytes, &sums));
   return sums[0] > 0;
 }

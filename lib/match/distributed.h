@@ -81,6 +81,27 @@ struct Ghosts {
   }
 };
 
+// Each value another process sent for a ghost, as (rank, seq, value...)
+// entries in `in` (by process): take(ghost event, &unpacker) reads its
+// value. `what` names the values in errors ("path", "times").
+template <typename Take>
+Status ForEachGhostValue(const std::vector<std::string>& in, const Ghosts& ghosts, const char* what, Take take) {
+  for (size_t p = 0; p < in.size(); ++p) {
+    dist::Unpacker from(in[p]);
+    while (!from.done()) {
+      const int64_t rank = from.Get<int64_t>(), seq = from.Get<int64_t>();
+      const uint32_t e = ghosts.Find(rank, seq);
+      if (from.bad() || e == UINT32_MAX) {
+        return InputError("process " + std::to_string(p) + " sent the " + what + " of rank " + std::to_string(rank) +
+                          " seq " + std::to_string(seq) + ", which is no ghost here");
+      }
+      take(e, &from);
+      if (from.bad()) return InputError("process " + std::to_string(p) + " sent damaged " + what);
+    }
+  }
+  return OkStatus();
+}
+
 // This process's event of `rank` with `seq` (kNoEvent if it holds none):
 // how a process finds the event another names.
 uint32_t LocalEvent(const window::Window& w, int64_t rank, int64_t seq);
