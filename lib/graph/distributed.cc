@@ -27,15 +27,20 @@ class Outbox {
  public:
   Outbox(const Graph& g, const match::Ghosts& ghosts, Pass& pass, int processes)
       : g_(g), ghosts_(ghosts), pass_(pass), out_(processes) {}
-  void Placed(uint32_t node) {
-    if (g_.is_hub(node) || IsExit(node)) return;
+  // Whether others hold the node's value: an entry held as a ghost.
+  bool Held(uint32_t node) const {
+    if (g_.is_hub(node) || IsExit(node)) return false;
     const uint32_t e = EventOf(node);
-    if (e >= ghosts_.holders.size() || ghosts_.holders[e].empty()) return;
+    return e < ghosts_.holders.size() && !ghosts_.holders[e].empty();
+  }
+  // A held entry's value to its holders.
+  void Send(uint32_t entry) {
+    const uint32_t e = EventOf(entry);
     const window::Event& ev = g_.window().events[e];
     for (int p : ghosts_.holders[e]) {
       out_[p].Put<int64_t>(ev.rank);
       out_[p].Put<int64_t>(ev.seq);
-      pass_.Put(node, &out_[p]);
+      pass_.Put(entry, &out_[p]);
       ++sent_;
     }
   }
@@ -70,12 +75,15 @@ Status Receive(const std::vector<std::string>& in, const match::Ghosts& ghosts, 
 Status FirstReplay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass& pass, ReplayStats* stats) {
   Schedule schedule(g);
   Outbox out(g, ghosts, pass, comm.size());
-  std::vector<uint32_t> order;
+  std::vector<uint32_t> order, sends;
   std::vector<Graph::ReplayRound> rounds;
   auto placed = [&](uint32_t node) {
     pass.Visit(node);
     order.push_back(node);
-    out.Placed(node);
+    if (out.Held(node)) {
+      out.Send(node);
+      sends.push_back(node);
+    }
   };
   for (;;) {
     schedule.Advance(placed);
@@ -84,7 +92,7 @@ Status FirstReplay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass
     std::vector<int64_t> sums{schedule.done() ? 0 : 1, out.sent()};
     RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(out.Take(stats), &sums));
     ++stats->rounds;
-    rounds.push_back({static_cast<uint32_t>(order.size()), sums[1] > 0});
+    rounds.push_back({static_cast<uint32_t>(order.size()), static_cast<uint32_t>(sends.size()), sums[1] > 0});
     RP_RETURN_IF_ERROR(Receive(in, ghosts, pass, [&](uint32_t entry) { schedule.Release(entry, placed); }));
     if (sums[0] == 0) break;
     if (sums[1] > 0) continue;
@@ -103,7 +111,7 @@ Status FirstReplay(dist::Comm& comm, Graph& g, const match::Ghosts& ghosts, Pass
     pass.Visit(node);
     order.push_back(node);
   });
-  g.SetReplay(std::move(order), std::move(rounds));
+  g.SetReplay(std::move(order), std::move(rounds), std::move(sends));
   return OkStatus();
 }
 
@@ -114,22 +122,19 @@ Status PlannedReplay(dist::Comm& comm, const Graph& g, const match::Ghosts& ghos
                      ReplayStats* stats) {
   Outbox out(g, ghosts, pass, comm.size());
   const std::vector<uint32_t>& order = g.order();
-  size_t next = 0;
-  auto visit_to = [&](size_t end) {
-    for (; next < end; ++next) {
-      pass.Visit(order[next]);
-      out.Placed(order[next]);
-    }
-  };
+  const std::vector<uint32_t>& sends = g.replay_sends();
+  uint32_t visited = 0, sent = 0;
   for (const Graph::ReplayRound& round : g.replay_rounds()) {
-    visit_to(round.at);
+    pass.VisitAll(order.data() + visited, order.data() + round.at);
+    visited = round.at;
+    for (; sent < round.sends; ++sent) out.Send(sends[sent]);
     if (!round.sent) continue;
     std::vector<int64_t> none;
     RP_ASSIGN_OR_RETURN(std::vector<std::string> in, comm.ExchangeAndSum(out.Take(stats), &none));
     ++stats->rounds;
     RP_RETURN_IF_ERROR(Receive(in, ghosts, pass, [](uint32_t) {}));
   }
-  visit_to(order.size());  // the hubs left
+  pass.VisitAll(order.data() + visited, order.data() + order.size());  // the hubs left
   return OkStatus();
 }
 

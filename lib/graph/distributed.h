@@ -41,12 +41,21 @@ class Pass {
  public:
   virtual ~Pass() = default;
   virtual void Visit(uint32_t node) = 0;
+  // Visit for each node of [begin, end) in turn: a later replay's stretch
+  // between exchanges in one call (VisitEach gives a final pass's).
+  virtual void VisitAll(const uint32_t* begin, const uint32_t* end) = 0;
   virtual void Put(uint32_t entry, dist::Packer* out) = 0;
   virtual void Get(uint32_t ghost_entry, dist::Unpacker* in) = 0;
 };
 
+// A final pass's VisitAll: its own Visit, called directly.
+template <typename FinalPass>
+void VisitEach(FinalPass* pass, const uint32_t* begin, const uint32_t* end) {
+  for (; begin != end; ++begin) pass->FinalPass::Visit(*begin);
+}
+
 // LongestPath over a distributed graph.
-class LengthPass : public Pass {
+class LengthPass final : public Pass {
  public:
   LengthPass(const Graph& g, const std::vector<RankEnd>& ends, int64_t run_start, LongestPath* lp,
              const Zeroing* zero = nullptr)
@@ -54,6 +63,7 @@ class LengthPass : public Pass {
     lp->Prepare(g);
   }
   void Visit(uint32_t node) override { lp_->Visit(g_, node, ends_, run_start_, zero_); }
+  void VisitAll(const uint32_t* begin, const uint32_t* end) override { VisitEach(this, begin, end); }
   void Put(uint32_t entry, dist::Packer* out) override { out->Put<int64_t>(lp_->length(entry)); }
   void Get(uint32_t ghost_entry, dist::Unpacker* in) override { lp_->SetGhost(ghost_entry, in->Get<int64_t>()); }
 
@@ -66,10 +76,11 @@ class LengthPass : public Pass {
 };
 
 // Zeroings' batched site what-ifs over a distributed graph.
-class SitesPass : public Pass {
+class SitesPass final : public Pass {
  public:
   SitesPass(const Graph& g, Zeroings* z, int64_t run_start) : g_(g), z_(z), run_start_(run_start) {}
   void Visit(uint32_t node) override { z_->VisitSites(g_, node, run_start_); }
+  void VisitAll(const uint32_t* begin, const uint32_t* end) override { VisitEach(this, begin, end); }
   void Put(uint32_t entry, dist::Packer* out) override;
   void Get(uint32_t ghost_entry, dist::Unpacker* in) override;
   size_t batch = 0;

@@ -135,14 +135,18 @@ class Graph {
   const std::vector<uint32_t>& order() const { return order_; }
   bool distributed() const { return distributed_; }
   struct ReplayRound {
-    uint32_t at;
-    bool sent;
+    uint32_t at;    // the exchange came after order()[at - 1]
+    uint32_t sends; // ... and after replay_sends()[sends - 1]
+    bool sent;      // some process sent values in it
   };
   bool replayed() const { return replayed_; }
   const std::vector<ReplayRound>& replay_rounds() const { return replay_rounds_; }
-  void SetReplay(std::vector<uint32_t> order, std::vector<ReplayRound> rounds) {
+  // The entries whose values the replay sent (held as ghosts elsewhere), in its order.
+  const std::vector<uint32_t>& replay_sends() const { return replay_sends_; }
+  void SetReplay(std::vector<uint32_t> order, std::vector<ReplayRound> rounds, std::vector<uint32_t> sends) {
     order_ = std::move(order);
     replay_rounds_ = std::move(rounds);
+    replay_sends_ = std::move(sends);
     replayed_ = true;
   }
   // Each rank's first and last event in the window (kNoNode if none).
@@ -185,6 +189,7 @@ class Graph {
   std::vector<uint32_t> latest_;
   std::vector<uint32_t> order_;
   std::vector<ReplayRound> replay_rounds_;
+  std::vector<uint32_t> replay_sends_;
   bool replayed_ = false;
   std::vector<uint32_t> first_, last_;
   GraphProblems problems_;

@@ -211,11 +211,13 @@ Expected<Matching> MatchAcross(dist::Comm& comm, const Owners& owners, const win
     return EventOrder::Of(ghost_events[a]) < EventOrder::Of(ghost_events[b]);
   });
   // Merged with this process's events (in input order, which is the
-  // stream's): new indices for both.
+  // stream's): new indices for both (none to make without ghosts).
   std::vector<Event> merged;
-  merged.reserve(w.events.size() + ghost_events.size());
   std::vector<uint32_t> local_index(local_events), ghost_index(ghost_events.size());
-  {
+  if (ghost_events.empty()) {
+    for (uint32_t i = 0; i < local_events; ++i) local_index[i] = i;
+  } else {
+    merged.reserve(w.events.size() + ghost_events.size());
     size_t i = 0, g = 0;
     while (i < local_events || g < ghost_order.size()) {
       const bool take_local =

@@ -24,13 +24,14 @@
 
 namespace rp::repr {
 
-class SetsPass : public graph::Pass {
+class SetsPass final : public graph::Pass {
  public:
   SetsPass(const graph::Graph& g, PathSets* sets, const std::vector<RankSet>& carried, int64_t run_start)
       : g_(g), sets_(sets) {
     sets->Prepare(g, carried, run_start);
   }
   void Visit(uint32_t node) override { sets_->Visit(g_, node); }
+  void VisitAll(const uint32_t* begin, const uint32_t* end) override { graph::VisitEach(this, begin, end); }
   void Put(uint32_t entry, dist::Packer* out) override {
     out->Put<uint8_t>(static_cast<uint8_t>(sets_->end(entry) - sets_->begin(entry)));
     for (const Candidate* c = sets_->begin(entry); c != sets_->end(entry); ++c) out->Put(c->cost);
