@@ -24,21 +24,33 @@ work=$(mktemp -d /dev/shm/rp-parallel.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mpirun_=(mpirun --oversubscribe --bind-to none --mca btl self,vader --mca mpi_yield_when_idle 1)
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-timed() {  # variable, name, command...: median wall and CPU seconds (into variable_wall, _cpu), peak RSS
-  local var=$1 name=$2 walls="" cpus="" peak=0 wall user sys kb
-  shift 2
-  for ((i = 0; i < runs; i++)); do
-    rm -rf "$work/out" && mkdir "$work/out"
-    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>&1
-    read -r wall user sys kb <"$work/time"
-    walls+="$wall"$'\n'
-    cpus+="$(echo "$user + $sys" | bc -l)"$'\n'
-    ((kb > peak)) && peak=$kb
-  done
-  wall=$(printf "%s" "$walls" | median)
-  cpu=$(printf "%s" "$cpus" | median)
+# One timed run of a command, its wall and CPU seconds and peak RSS
+# appended to the variable's lists (VAR_walls, VAR_cpus, VAR_peak).
+run_once() {  # variable, command...
+  local var=$1 wall user sys kb walls cpus peak
+  shift
+  rm -rf "$work/out" && mkdir "$work/out"
+  /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>&1
+  read -r wall user sys kb <"$work/time"
+  eval "walls=\${${var}_walls:-} cpus=\${${var}_cpus:-} peak=\${${var}_peak:-0}"
+  ((kb > peak)) && peak=$kb
+  eval "${var}_walls=\"\$walls\$wall \" ${var}_cpus=\"\$cpus\$(echo \"$user + $sys\" | bc -l) \" ${var}_peak=$peak"
+}
+# The median wall and CPU seconds of the variable's runs (into VAR_wall,
+# VAR_cpu), printed with its peak RSS.
+report() {  # variable, name
+  local var=$1 name=$2 walls cpus peak wall cpu
+  eval "walls=\$${var}_walls cpus=\$${var}_cpus peak=\$${var}_peak"
+  wall=$(printf "%s\n" $walls | median)
+  cpu=$(printf "%s\n" $cpus | median)
   printf "%-34s %8.2f s %8.2f s CPU %8.1f MiB peak\n" "$name" "$wall" "$cpu" "$(echo "$peak / 1024" | bc -l)"
   eval "${var}_wall=$wall ${var}_cpu=$cpu"
+}
+timed() {  # variable, name, command...: median wall and CPU seconds (into variable_wall, _cpu), peak RSS
+  local var=$1 name=$2 i
+  shift 2
+  for ((i = 0; i < runs; i++)); do run_once "$var" "$@"; done
+  report "$var" "$name"
 }
 
 # A stage alone and as its -mpi binary at P = 1, 2 and 4 (four processes on
@@ -46,11 +58,17 @@ timed() {  # variable, name, command...: median wall and CPU seconds (into varia
 # 1, 2 and 4 parts as PARTS1.ndjson ...: into the variables PREFIXsingle_*,
 # PREFIX1_* ...; the speed-ups at P = 2 and the ratios to rp-cat -z's wall.
 stage_at() {  # prefix stage input parts cat_wall
-  local v=$1 stage=$2 input=$3 parts=$4 cat_wall=$5 p
-  timed ${v}single "$stage, one process" $stage "$input" -o "$work/out/${v}single.ndjson"
-  for p in 1 2 4; do
-    timed $v$p "$stage-mpi, P=$p" "${mpirun_[@]}" -np $p $stage-mpi "$parts$p.ndjson" -o "$work/out/$v$p.ndjson"
+  local v=$1 stage=$2 input=$3 parts=$4 cat_wall=$5 p i
+  # In turn, run after run (one process, P = 1, 2, 4, then again), so that
+  # the machine's drift moves every row of the stage alike.
+  for ((i = 0; i < runs; i++)); do
+    run_once ${v}single $stage "$input" -o "$work/out/${v}single.ndjson"
+    for p in 1 2 4; do
+      run_once $v$p "${mpirun_[@]}" -np $p $stage-mpi "$parts$p.ndjson" -o "$work/out/$v$p.ndjson"
+    done
   done
+  report ${v}single "$stage, one process"
+  for p in 1 2 4; do report $v$p "$stage-mpi, P=$p"; done
   local single=${v}single_wall one=${v}1_wall two=${v}2_wall
   printf "%s-mpi speed-up at P=2: %.2fx against %s, %.2fx against P=1\n" "$stage" \
     "$(echo "${!single} / ${!two}" | bc -l)" "$stage" "$(echo "${!one} / ${!two}" | bc -l)"
