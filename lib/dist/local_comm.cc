@@ -64,9 +64,10 @@ class LocalComm : public Comm {
   Expected<std::vector<std::string>> ExchangeAndSum(const std::vector<std::string>& to,
                                                     std::vector<int64_t>* sums) override {
     RP_ASSIGN_OR_RETURN(std::vector<std::string> from, Alltoallv(to));
-    std::string slots(reinterpret_cast<const char*>(sums->data()), sums->size() * sizeof(int64_t));
+    std::string slots(sums->size() * sizeof(int64_t), '\0');
+    if (!sums->empty()) std::memcpy(slots.data(), sums->data(), slots.size());
     RP_RETURN_IF_ERROR(Allreduce(&slots, sizeof(int64_t), &FoldSlots<Sum>));
-    std::memcpy(sums->data(), slots.data(), slots.size());
+    if (!sums->empty()) std::memcpy(sums->data(), slots.data(), slots.size());
     return from;
   }
 

@@ -89,8 +89,8 @@ class Graph {
   // with ghosts (window::Event::ghost()) for its partners' events on other
   // processes: no edge goes into a ghost's exit (its own process builds
   // that), problems are counted for this process's calls only, and there
-  // is no order(): the nodes are scheduled as the ghosts' path lengths
-  // arrive (Schedule, lib/graph/distributed.h).
+  // is no order() until its first replay: the nodes are scheduled as the
+  // ghosts' path lengths arrive (Schedule, lib/graph/distributed.h).
   Graph(const window::Window& window, const match::Matching& matching, bool distributed = false);
 
   const window::Window& window() const { return *w_; }
