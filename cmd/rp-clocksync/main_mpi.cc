@@ -34,9 +34,5 @@ int main(int argc, char** argv) {
     config.read.hold_limit = io.hold;
     return rp::clocksync::RunParallel(config, comm, *split.input, split.output);
   });
-  // An error one process met may leave the others waiting for it. Exit 1
-  // (nothing to analyse) is reached alike by every process, after the
-  // last collective: no abort, which could cut process 0's index short.
-  if (code >= 2 && comm.size() > 1) comm.Abort(code);
-  return code;
+  return rp::dist::EndStage(comm, code);
 }

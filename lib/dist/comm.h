@@ -66,6 +66,16 @@ void FoldSlots(const char* in, char* inout, size_t slots) {
   }
 }
 
+// A parallel stage's exit status, from its tool's: an error (2 or more)
+// one process met may leave the others waiting for it in a collective, so
+// it ends them all (Abort); exit 1 (nothing to analyse) is reached alike by
+// every process after the last collective and is returned, since an abort
+// could cut process 0's index short.
+inline int EndStage(Comm& comm, int code) {
+  if (code >= 2 && comm.size() > 1) comm.Abort(code);
+  return code;
+}
+
 // One trivially copyable value combined over every process by its Add
 // (an Allreduce of one slot).
 template <typename T>
