@@ -159,23 +159,26 @@ printf "time: measured %.2f s wall; model %.2f s start-up + %.2f s computation o
   "$sim_wall" "$start" "$(echo "$sim_records * $c / $(nproc)" | bc -l)" "$(nproc)" \
   "$(echo "$start + $sim_records * $c / $(nproc)" | bc -l)"
 
+# A stage's -mpi binary on the simulated run's 8-part split, with -v (its
+# log in $work/PREFIXlog, its wall in PREFIXsim_wall), checked against the
+# stage on the whole stream; process 0's figures printed.
+simulate() {  # prefix stage split whole
+  local v=$1 stage=$2 split=$3 whole=$4
+  /usr/bin/time -f "%e" -o "$work/${v}simtime" "${mpirun_[@]}" -np 8 $stage-mpi -v "$split" \
+    -o "$work/${v}out.ndjson" 2>"$work/${v}log"
+  $stage "$whole" 2>/dev/null | cmp - <(rp-cat "$work/${v}out.ndjson") && echo "$stage-mpi output: $stage's byte for byte"
+  read -r "${v}sim_wall" <"$work/${v}simtime"
+  grep "process 0 of" "$work/${v}log" | sed 's/.*debug: //'
+}
+
 # rp-cpath-mpi on the simulated run: what crosses between processes.
-/usr/bin/time -f "%e" -o "$work/csimtime" "${mpirun_[@]}" -np 8 rp-cpath-mpi -v "$work/m8.ndjson" \
-  -o "$work/cout.ndjson" 2>"$work/clog"
-rp-cpath "$work/many.ndjson" 2>/dev/null | cmp - <(rp-cat "$work/cout.ndjson") && echo "rp-cpath-mpi output: rp-cpath's byte for byte"
-read -r csim_wall <"$work/csimtime"
-grep "process 0 of" "$work/clog" | sed 's/.*debug: //'
+simulate c rp-cpath "$work/m8.ndjson" "$work/many.ndjson"
 match=$(grep -m1 -o '[0-9]* match bytes' "$work/clog" | cut -d' ' -f1)
 windows=$(grep -m1 -o '[0-9]* windows' "$work/clog" | cut -d' ' -f1)
 printf "rp-cpath-mpi: %.2f s wall on 8 processes; match: %.0f bytes sent per window per process, %.1f per record\n" \
   "$csim_wall" "$(echo "$match / $windows" | bc -l)" "$(echo "$match * 8 / $sim_records" | bc -l)"
 # rp-clocksync-mpi on the simulated run: the same match, then the repair's rounds.
-/usr/bin/time -f "%e" -o "$work/ssimtime" "${mpirun_[@]}" -np 8 rp-clocksync-mpi -v "$work/m8.ndjson" \
-  -o "$work/sout.ndjson" 2>"$work/slog"
-rp-clocksync "$work/many.ndjson" 2>/dev/null | cmp - <(rp-cat "$work/sout.ndjson") &&
-  echo "rp-clocksync-mpi output: rp-clocksync's byte for byte"
-read -r ssim_wall <"$work/ssimtime"
-grep "process 0 of" "$work/slog" | sed 's/.*debug: //'
+simulate s rp-clocksync "$work/m8.ndjson" "$work/many.ndjson"
 smatch=$(grep -m1 -o '[0-9]* match bytes' "$work/slog" | cut -d' ' -f1)
 srepair=$(grep -m1 -o 'rounds, [0-9]* bytes' "$work/slog" | grep -o '[0-9]*')
 printf "rp-clocksync-mpi: %.2f s wall on 8 processes; per record: match %.1f bytes, repair %.1f bytes sent\n" \
@@ -184,12 +187,7 @@ printf "rp-clocksync-mpi: %.2f s wall on 8 processes; per record: match %.1f byt
 # every rank's k heads to every process each window.
 rp-phases "$work/many.ndjson" -o "$work/manyp.ndjson" 2>/dev/null
 rp-cat --split 8 "$work/manyp.ndjson" -o "$work/mp8.ndjson"
-/usr/bin/time -f "%e" -o "$work/rsimtime" "${mpirun_[@]}" -np 8 rp-repr-mpi -v "$work/mp8.ndjson" \
-  -o "$work/rout.ndjson" 2>"$work/rlog"
-rp-repr "$work/manyp.ndjson" 2>/dev/null | cmp - <(rp-cat "$work/rout.ndjson") &&
-  echo "rp-repr-mpi output: rp-repr's byte for byte"
-read -r rsim_wall <"$work/rsimtime"
-grep "process 0 of" "$work/rlog" | sed 's/.*debug: //'
+simulate r rp-repr "$work/mp8.ndjson" "$work/manyp.ndjson"
 rwindows=$(grep -m1 -o '[0-9]* windows' "$work/rlog" | cut -d' ' -f1)
 rmatch=$(grep -m1 -o '[0-9]* match bytes' "$work/rlog" | cut -d' ' -f1)
 rsets=$(grep -m1 -o 'rounds, [0-9]* bytes sent; heads' "$work/rlog" | grep -o '[0-9]* bytes' | cut -d' ' -f1)
