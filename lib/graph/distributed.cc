@@ -18,10 +18,6 @@ struct Blocked {
 };
 static_assert(std::is_trivially_copyable_v<Blocked>);
 
-}  // namespace
-
-namespace {
-
 // Puts a placed entry's value for each process holding it as a ghost.
 class Outbox {
  public:
