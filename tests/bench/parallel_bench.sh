@@ -177,6 +177,12 @@ match=$(grep -m1 -o '[0-9]* match bytes' "$work/clog" | cut -d' ' -f1)
 windows=$(grep -m1 -o '[0-9]* windows' "$work/clog" | cut -d' ' -f1)
 printf "rp-cpath-mpi: %.2f s wall on 8 processes; match: %.0f bytes sent per window per process, %.1f per record\n" \
   "$csim_wall" "$(echo "$match / $windows" | bc -l)" "$(echo "$match * 8 / $sim_records" | bc -l)"
+# Its replay rounds (the path's and the what-ifs'): an MPI_Alltoall each,
+# and an MPI_Alltoallv when values travel.
+path_rounds=$(grep -m1 -o 'paths: [0-9]* rounds' "$work/clog" | grep -o '[0-9]*')
+zero_rounds=$(grep -m1 -o 'what-ifs: [0-9]* rounds' "$work/clog" | grep -o '[0-9]*')
+crounds=$(echo "($path_rounds + $zero_rounds) / $windows" | bc -l)
+printf "  rounds: %.1f a window (%d windows)\n" "$crounds" "$windows"
 # rp-clocksync-mpi on the simulated run: the same match, then the repair's rounds.
 simulate s rp-clocksync "$work/m8.ndjson" "$work/many.ndjson"
 smatch=$(grep -m1 -o '[0-9]* match bytes' "$work/slog" | cut -d' ' -f1)
@@ -220,12 +226,16 @@ done
 echo
 echo "== model of rp-cpath-mpi's exchange: every call of a world collective goes to every process"
 echo "   as a ghost (~130 bytes), so each process receives about R calls a global synchronization:"
-echo "   N/100 calls over the run, whatever P; messages between processes add their two events"
-printf "%6s %8s %8s %12s %16s\n" P N R compute "ghosts/process"
+echo "   N/100 calls over the run, whatever P; messages between processes add their two events."
+echo "   Collectives: a window per 100 records a rank, each 14 collectives (the cut, the match, the"
+echo "   sums, the writer's) and two a replay round ($(printf "%.1f" "$crounds") rounds a window, the simulated run's),"
+echo "   5 us per collective step, log2(P) steps"
+printf "%6s %8s %8s %12s %16s %12s\n" P N R compute "ghosts/process" collectives
 for N in 1e9 1e10 1e11; do
   for P in 64 1024 4096; do
-    awk -v P=$P -v N=$N -v c="$cc" 'BEGIN { R = 65536;
-      printf "%6d %8.0e %8d %10.1f s %13.1f GB\n", P, N, R, N * c / P, N / 100 * 130 / 1e9 }'
+    awk -v P=$P -v N=$N -v c="$cc" -v rounds="$crounds" 'BEGIN { R = 65536; windows = N / (R * 100);
+      printf "%6d %8.0e %8d %10.1f s %13.1f GB %10.1f s\n", P, N, R, N * c / P, N / 100 * 130 / 1e9,
+        windows * (14 + 2 * rounds) * 5e-6 * log(P) / log(2) }'
   done
 done
 echo
