@@ -177,6 +177,20 @@ TEST(Repair, CollectiveExitsFollowTheEntriesTheyWaitFor) {
   EXPECT_EQ(CountViolations(t.window, constraints, 0).collectives, 0);
 }
 
+// A member that leaves a collective in which nothing moved before another
+// entered it broke no clock condition: MPI does not make it wait.
+TEST(Repair, ACollectiveThatMovesNothingIsNoConstraint) {
+  const std::pair<const char*, int64_t> cases[] = {{R"(,"bytes":0,"rbytes":0)", 0}, {R"(,"bytes":8,"rbytes":16)", 1}};
+  for (const auto& [sizes, violations] : cases) {
+    auto t = ReadOneWindow(TestHeader(2) + TestMpi(0, 0, "MPI_Allgatherv", 100, 110, sizes) +
+                           TestMpi(1, 0, "MPI_Allgatherv", 300, 310, sizes));
+    const match::Matching matching = match::Match(t.window, t.dict);
+    Constraints constraints;
+    constraints.Build(t.window, matching);
+    EXPECT_EQ(CountViolations(t.window, constraints, 0).collectives, violations) << sizes;
+  }
+}
+
 TEST(Gaps, ConstantGapsBetweenSynchronizationExitsGiveTheOffset) {
   // Rank 1's clock is 5000 ns behind with 10 ppm drift; exits at 1e6 * k
   // on rank 0 (site 3), except one jittery instance at another site.

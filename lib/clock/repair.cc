@@ -142,7 +142,7 @@ void BuildGates(const window::Window& w, const match::Matching& matching, Gates*
     for (size_t i = 0; i < n; ++i) {
       if (w.events[c.entries[i]].rank == c.root) root = i;
     }
-    switch (mpi::kFunctions[c.fn].collective) {
+    switch (c.kind) {
       case mpi::Collective::kAll:
         for (uint32_t e : c.entries) add.Source(e);
         for (uint32_t e : c.exits) add.Dependent(e);

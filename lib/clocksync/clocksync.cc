@@ -32,11 +32,7 @@ Expected<std::vector<std::vector<clock::SyncExit>>> CollectExits(window::WindowR
     for (size_t r = 0; r < w.by_rank.size(); ++r) {
       for (uint32_t index : w.by_rank[r]) {
         const window::Event& e = w.events[index];
-        const mpi::Function* f = e.function();
-        if (f == nullptr || f->collective != mpi::Collective::kAll || f->nonblocking || e.comm == window::kNone ||
-            !windows.dictionary().SpansWorld(e.comm)) {
-          continue;
-        }
+        if (!window::IsGlobalSync(e, windows.dictionary())) continue;
         if (r >= exits.size()) exits.resize(r + 1);
         exits[r].push_back(clock::SyncExit{e.site == window::kNone ? -1 : e.site, e.t1});
       }

@@ -21,12 +21,11 @@ std::string_view PatternName(Pattern p) {
 
 namespace {
 
-Pattern CollectivePattern(int32_t fn) {
-  if (fn < 0) return Pattern::kNone;
-  switch (mpi::kFunctions[fn].collective) {
+Pattern CollectivePattern(const match::Collective& c) {
+  switch (c.kind) {
     case mpi::Collective::kAll:
-      return std::string_view(mpi::kFunctions[fn].name).ends_with("arrier") ? Pattern::kWaitBarrier
-                                                                             : Pattern::kWaitNxN;
+      return c.fn == mpi::kFn_MPI_Barrier || c.fn == mpi::kFn_MPI_Ibarrier ? Pattern::kWaitBarrier
+                                                                           : Pattern::kWaitNxN;
     case mpi::Collective::kRootOut: return Pattern::kLateBroadcast;
     case mpi::Collective::kRootIn: return Pattern::kEarlyReduce;
     case mpi::Collective::kPrefix: return Pattern::kEarlyScan;
@@ -107,7 +106,7 @@ void WaitStates::Find(const graph::WindowGraph& wg) {
     }
   }
   for (const match::Collective& c : wg.matching.collectives) {
-    const Pattern p = CollectivePattern(c.fn);
+    const Pattern p = CollectivePattern(c);
     if (p == Pattern::kNone) continue;
     for (uint32_t x : c.exits) {
       if (x == match::kNoEvent || pattern[x] != Pattern::kNone) continue;

@@ -90,7 +90,7 @@ void Graph::AddMessage(const match::Message& m, Edges* edges) {
 
 void Graph::AddCollective(const match::Collective& c, Edges* edges, std::vector<uint32_t>* hub_edges) {
   const window::Window& window = *w_;
-  const Collective kind = c.fn >= 0 ? mpi::kFunctions[c.fn].collective : Collective::kNone;
+  const Collective kind = c.kind;
   const size_t size = c.entries.size();
   auto is_root = [&](size_t i) { return window.events[c.entries[i]].rank == c.root; };
   switch (kind) {

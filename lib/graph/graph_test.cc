@@ -183,6 +183,39 @@ TEST(CriticalPathTest, RootedCollectives) {
   ExpectPath(BackwardReplay({&a->graph}, a->cp.run_start()), a->path);
 }
 
+// Rank 0 leaves an MPI_Allgatherv (100-110) before rank 1 enters it (300).
+// With all counts 0 nothing moved, and MPI does not make such a call wait
+// (Open MPI returns at once): no dependency, no wait, nothing back in time.
+// The same call moving data, or with no sizes in its records (unknown),
+// depends on rank 1's entry; a barrier synchronizes whatever its sizes.
+std::string TwoMemberCall(const char* fn, const char* sizes0, const char* sizes1) {
+  return TestHeader(2) + Init(0, 1) + Init(1, 1) +
+         TestMpi(0, 1, fn, 100, 110, std::string(R"(,"site":50,"comm":0)") + sizes0) +
+         TestMpi(1, 1, fn, 300, 310, std::string(R"(,"site":51,"comm":0)") + sizes1);
+}
+
+TEST(CriticalPathTest, CollectiveThatMovesNothingDoesNotSynchronize) {
+  const char* kNothing = R"(,"bytes":0,"rbytes":0)";
+  auto a = Analyse(TwoMemberCall("MPI_Allgatherv", kNothing, kNothing));
+  ASSERT_EQ(a->matching.collectives.size(), 1u);
+  EXPECT_EQ(a->matching.collectives[0].kind, mpi::Collective::kNone);
+  EXPECT_EQ(a->graph.problems().backward_edges, 0);
+  EXPECT_EQ(a->graph.wait(2), 0);
+  EXPECT_EQ(a->cp.length(), 300);  // rank 1's computation and call
+
+  // Rank 1 receives data (its own part of 0 bytes notwithstanding): rank
+  // 0's exit depends on rank 1's entry, and goes back in time.
+  a = Analyse(TwoMemberCall("MPI_Allgatherv", R"(,"bytes":0,"rbytes":8)", R"(,"bytes":8,"rbytes":8)"));
+  EXPECT_EQ(a->matching.collectives[0].kind, mpi::Collective::kAll);
+  EXPECT_EQ(a->graph.problems().backward_edges, 1);
+  a = Analyse(TwoMemberCall("MPI_Allgatherv", "", ""));
+  EXPECT_EQ(a->matching.collectives[0].kind, mpi::Collective::kAll);
+  EXPECT_EQ(a->graph.problems().backward_edges, 1);
+  a = Analyse(TwoMemberCall("MPI_Barrier", kNothing, kNothing));
+  EXPECT_EQ(a->matching.collectives[0].kind, mpi::Collective::kAll);
+  EXPECT_EQ(a->graph.problems().backward_edges, 1);
+}
+
 // A receive that ends before its send began: the clocks disagree.
 TEST(CriticalPathTest, BackwardMessageIsCounted) {
   auto a = Analyse(TestHeader(2) + TestMpi(0, 0, "MPI_Send", 500, 520, R"(,"peer":1,"tag":0)") +

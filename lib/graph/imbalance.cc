@@ -13,7 +13,7 @@ std::vector<CallTimes> SplitCalls(const Graph& g, const match::Matching& matchin
     times[e] = CallTimes{g.wait(e), 0, std::max<int64_t>(ev.t1 - ev.t0 - g.wait(e) - ev.rp, 0)};
   }
   for (const match::Collective& c : matching.collectives) {
-    if (c.fn < 0 || mpi::kFunctions[c.fn].collective != mpi::Collective::kAll || mpi::kFunctions[c.fn].nonblocking) {
+    if (c.kind != mpi::Collective::kAll || mpi::kFunctions[c.fn].nonblocking) {
       continue;
     }
     // A member's MPI part ends before the collector's own work (rp).

@@ -376,6 +376,16 @@ void Matcher::GroupCollectives() {
       members.emplace_back(position != nullptr && r < position->size() ? (*position)[r] : INT32_MAX, rank, slot);
     }
     if (!std::is_sorted(members.begin(), members.end())) std::sort(members.begin(), members.end());
+    c.kind = lowest.collective();
+    if (lowest.category() == mpi::Category::kColl && lowest.fn != mpi::kFn_MPI_Barrier &&
+        lowest.fn != mpi::kFn_MPI_Ibarrier) {
+      bool moved = false;
+      for (int64_t slot : slots) {
+        const Event& e = w_.events[coll_entry_[slot]];
+        moved = moved || !e.sized || e.bytes != 0 || e.rbytes != 0;
+      }
+      if (!moved) c.kind = mpi::Collective::kNone;
+    }
     if (const int64_t size = dict_.CommSize(c.comm);
         size > 0 && static_cast<int64_t>(members.size()) != size && Counts(lowest.rank)) {
       ++out_.incomplete_collectives;

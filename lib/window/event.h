@@ -27,7 +27,7 @@ struct Event {
   // Every field absent (kNone, kNoId), times, counts and sizes 0.
   Event()
       : t0(0), t1(0), seq(0), bytes(0), rbytes(0), rp(0), rank(0), fn(-1), site(kNone), comm(kNone), peer(kNone),
-        tag(kNone), rpeer(kNone), rtag(kNone), root(kNone), req(kNoId), msg(kNoId), phase(kNone),
+        tag(kNone), rpeer(kNone), rtag(kNone), root(kNone), sized(false), req(kNoId), msg(kNoId), phase(kNone),
         completed_begin(0), completed_count(0), resolved_begin(0), resolved_count(0), started_begin(0),
         started_count(0), line(0) {}
   // Nothing stored, for a reader that sets every field itself (the stores
@@ -46,6 +46,9 @@ struct Event {
   int32_t peer, tag;
   int32_t rpeer, rtag;
   int32_t root;
+  // The record gave bytes or rbytes: sizes of 0 then say that the call
+  // moved nothing (absent sizes are unknown, not 0).
+  bool sized;
   int64_t req;  // request and message handles are any int64 a producer chose
   int64_t msg;
   int32_t phase;
@@ -60,6 +63,26 @@ struct Event {
   mpi::Collective collective() const {
     return fn >= 0 ? mpi::kFunctions[fn].collective : mpi::Collective::kNone;
   }
+  // A data collective whose counts every member passes alike (Allreduce,
+  // Allgather, Allgatherv, Alltoall, Reduce_scatter, Reduce_scatter_block)
+  // and whose record says this member moved nothing: then no member moved
+  // anything, and MPI need not make the call wait for the others (MPI-3.1
+  // §5.1; Open MPI returns at once). The matcher decides the same for any
+  // collective from all its members (match::Collective::kind).
+  bool MovedNothingAnywhere() const {
+    if (!sized || bytes != 0 || rbytes != 0) return false;
+    switch (fn) {
+      case mpi::kFn_MPI_Allreduce:
+      case mpi::kFn_MPI_Allgather:
+      case mpi::kFn_MPI_Allgatherv:
+      case mpi::kFn_MPI_Alltoall:
+      case mpi::kFn_MPI_Reduce_scatter:
+      case mpi::kFn_MPI_Reduce_scatter_block:
+        return true;
+      default:
+        return false;
+    }
+  }
   // MPI_Init, MPI_Init_thread or MPI_Finalize: they bound the application's
   // time and are outside it.
   bool bounds_application() const {
@@ -67,6 +90,8 @@ struct Event {
                        mpi::kFunctions[fn].category == mpi::Category::kFinalize);
   }
 };
+// sized lies in the padding before req: events stay 136 bytes.
+static_assert(sizeof(Event) == 136);
 
 }  // namespace rp::window
 

@@ -48,6 +48,7 @@ std::string RankSeq(int64_t rank, int64_t seq) { return "rank " + std::to_string
   e.phase = get(m.has_phase(), m.phase);
   e.bytes = m.has_bytes() ? m.bytes : 0;
   e.rbytes = m.has_rbytes() ? m.rbytes : 0;
+  e.sized = m.has_bytes() || m.has_rbytes();
   e.rp = m.has_rp() ? std::clamp<int64_t>(m.rp, 0, std::max<int64_t>(m.t1 - m.t0, 0)) : 0;
   e.line = 0;
   // An array's slice of the shared vector (empty when absent: a record's
@@ -164,10 +165,10 @@ Status WindowReader::Start() {
   }
 }
 
-bool WindowReader::IsGlobalSync(const Event& e) const {
+bool IsGlobalSync(const Event& e, const Dictionary& dict) {
   const mpi::Function* f = e.function();
   return f != nullptr && f->collective == mpi::Collective::kAll && !f->nonblocking && e.comm != kNone &&
-         dict_.SpansWorld(e.comm);
+         dict.SpansWorld(e.comm) && !e.MovedNothingAnywhere();
 }
 
 WindowReader::RankState& WindowReader::Rank(int64_t rank) {
@@ -470,7 +471,7 @@ Status WindowReader::BufferRecord() {
     }
     const bool clean_only = boundaries_ == Boundaries::kClean;
     if (clean_only) Account(e, pending.ids, rank);
-    if (IsGlobalSync(e)) {
+    if (IsGlobalSync(e, dict_)) {
       b.global_sync = true;
       ++rank.syncs;
       most_ = std::max(most_, rank.syncs);

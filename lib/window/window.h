@@ -114,6 +114,11 @@ struct Dictionary {
   bool SpansWorld(int64_t comm) const;
 };
 
+// A call of a global synchronization: a blocking all-to-all collective on
+// a communicator that spans the world, which moved data (or whose record
+// gives no sizes). Windows and phases end at them.
+bool IsGlobalSync(const Event& e, const Dictionary& dict);
+
 // What the reader found wrong with the stream without stopping, and what
 // it did about ranks that held windows open (WindowReader::input_report()).
 struct InputReport {
@@ -292,7 +297,6 @@ class WindowReader {
   };
   // Starts and completes the requests of event e (arrays in `ids`).
   void Account(const Event& e, const std::vector<int64_t>& ids, RankState& rank);
-  bool IsGlobalSync(const Event& e) const;
   int64_t Reached();  // fewest synchronizations completed by a rank still delivering
   bool Delivering(const RankState& r) const { return r.expected < 0 || r.seen < r.expected; }
   bool Clean(int64_t k) const;

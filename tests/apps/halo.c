@@ -6,10 +6,14 @@
  * Compute is either real arithmetic (`-w UNITS`, fixed work: traced and
  * untraced runs do the same) or a sleep (`-u MICROSECONDS`, meaningful when
  * ranks are oversubscribed). One rank can be planted slower (`-s RANK
- * -x EXTRA_MICROSECONDS`), which is then the critical path.
+ * -x EXTRA_MICROSECONDS`), which is then the critical path. With `-e 1`
+ * every iteration also calls an MPI_Allgatherv that moves nothing (every
+ * count 0) after its computation: MPI does not make such a call wait for
+ * the others (Open MPI returns at once), so the ranks leave it while the
+ * slow rank still computes.
  *
  *   halo [-n ITERATIONS] [-w UNITS | -u US] [-b BYTES] [-r REDUCE_EVERY]
- *        [-s SLOW_RANK -x EXTRA_US]
+ *        [-s SLOW_RANK -x EXTRA_US] [-e 1]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -48,9 +52,9 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iterations = 100, work = 0, sleep_us = 1000, bytes = 8192, reduce_every = 10;
-  long slow_rank = -1, slow_us = 0;
+  long slow_rank = -1, slow_us = 0, empty = 0;
   int opt;
-  while ((opt = getopt(argc, argv, "n:w:u:b:r:s:x:")) != -1) {
+  while ((opt = getopt(argc, argv, "n:w:u:b:r:s:x:e:")) != -1) {
     const long value = atol(optarg);
     switch (opt) {
       case 'n': iterations = value; break;
@@ -60,8 +64,9 @@ int main(int argc, char** argv) {
       case 'r': reduce_every = value > 0 ? value : 1; break;
       case 's': slow_rank = value; break;
       case 'x': slow_us = value; break;
+      case 'e': empty = value; break;
       default:
-        if (rank == 0) fprintf(stderr, "usage: halo [-n N] [-w UNITS|-u US] [-b BYTES] [-r K] [-s RANK -x US]\n");
+        if (rank == 0) fprintf(stderr, "usage: halo [-n N] [-w UNITS|-u US] [-b BYTES] [-r K] [-s RANK -x US] [-e 1]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
@@ -70,12 +75,14 @@ int main(int argc, char** argv) {
   double *left_out = buffers, *right_out = buffers + count, *left_in = buffers + 2 * count,
          *right_in = buffers + 3 * count;
   const int left = (rank + size - 1) % size, right = (rank + 1) % size;
+  int* no_counts = calloc((size_t)size, sizeof(int));  /* counts and displacements of -e's call */
   const double start = MPI_Wtime();
   double residual = 1.0;
   for (long it = 0; it < iterations; ++it) {
     if (work > 0) compute(work);
     if (sleep_us > 0) compute_by_sleeping(sleep_us);
     if (rank == slow_rank && slow_us > 0) compute_by_sleeping(slow_us);
+    if (empty) MPI_Allgatherv(NULL, 0, MPI_DOUBLE, NULL, no_counts, no_counts, MPI_DOUBLE, MPI_COMM_WORLD);
     exchange(left_out, right_out, left_in, right_in, count, left, right);
     if ((it + 1) % reduce_every == 0) {
       double local = sink + left_in[0], global = 0;
@@ -86,6 +93,7 @@ int main(int argc, char** argv) {
   const double elapsed = MPI_Wtime() - start;
   if (rank == 0) printf("halo: %d ranks, %ld iterations, %.3f s (%g)\n", size, iterations, elapsed, residual * 0);
   free(buffers);
+  free(no_counts);
   MPI_Finalize();
   return 0;
 }

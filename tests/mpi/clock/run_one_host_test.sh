@@ -2,11 +2,13 @@
 # All ranks on one host read one CLOCK_MONOTONIC (same host name and boot
 # id, which the collector records): rank 0 measures no offset at all, and
 # rp-clocksync maps nothing, says which ranks share the clock, and moves
-# no event.
+# no event. Each iteration also has an MPI_Allgatherv that moves nothing,
+# which ranks leave before the slow rank enters it: no dependency goes back
+# in time there, for rp-clocksync nor for rp-cpath.
 set -euo pipefail
 source tests/mpi/testenv.sh
 app=$1
-rp-record --sample-hz 0 -o "$work/run.ndjson" -- "${MPIRUN[@]}" -np 8 "$root/$app" -n 100 -u 500 -s 3 -x 200
+rp-record --sample-hz 0 -o "$work/run.ndjson" -- "${MPIRUN[@]}" -np 8 "$root/$app" -n 100 -u 500 -s 3 -x 200 -e 1
 
 python3 - "$work/run.ndjson" <<'PY' || fail "rank records or clock measurements"
 import json, sys
@@ -42,4 +44,22 @@ for s in summaries:
     assert s.get("shares", 0) == 0, s
 print("no event moved of", len(before), "; every offset 0, every drift 0")
 PY
+python3 - "$work/run.ndjson" <<'PY' || fail "the app's empty MPI_Allgatherv calls were not left early"
+import json, sys
+calls = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "mpi" and r["fn"] == "MPI_Allgatherv":
+        assert r["bytes"] == 0 and r["rbytes"] == 0, r
+        calls[(r["rank"], r["seq"])] = r
+by_rank = {}
+for (rank, seq), r in sorted(calls.items()):
+    by_rank.setdefault(rank, []).append(r)
+assert len(by_rank) == 8 and all(len(v) == 100 for v in by_rank.values()), "100 calls on each of 8 ranks"
+early = sum(any(by_rank[q][i]["t1"] < by_rank[3][i]["t0"] for q in by_rank if q != 3) for i in range(100))
+assert early >= 50, "a rank left before the slow rank 3 entered in only %d of 100 calls" % early
+print("empty MPI_Allgatherv: some rank left before the slow rank entered in", early, "of 100 calls")
+PY
+rp-cpath --no-passthrough "$work/run.ndjson" -o "$work/cpath.ndjson" 2>"$work/cpath.err" || fail "rp-cpath failed"
+! grep -q "back in time" "$work/cpath.err" || fail "rp-cpath: $(cat "$work/cpath.err")"
 echo PASS

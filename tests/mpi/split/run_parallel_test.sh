@@ -12,6 +12,7 @@ set -uo pipefail
 source tests/mpi/testenv.sh
 app=$1
 gen_halo=$2
+halo=$3
 export PATH="$root/cmd/rp-phases:$root/cmd/rp-cpath:$root/cmd/rp-clocksync:$PATH"
 cd "$work"
 parallel=("${MPIRUN[@]}" --bind-to none --mca mpi_yield_when_idle 1)
@@ -145,6 +146,16 @@ for p in 1 3; do
   timeout 300 "${parallel[@]}" -np $p rp-cpath-mpi synced-split.ndjson -o synced-cp$p.ndjson ||
     fail "rp-cpath-mpi on $p processes after rp-clocksync"
   same_cpath <(rp-cpath synced.ndjson 2>/dev/null) <(rp-cat synced-cp$p.ndjson) "on $p processes after rp-clocksync"
+done
+# Collectives that move nothing (halo -e 1: an MPI_Allgatherv of counts 0,
+# which ranks leave before the slow rank enters): no synchronization, so
+# no window ends there and no process's lines come out of order.
+rp-record --split 4 -o empty.ndjson.zst -- "${MPIRUN[@]}" -np 4 --mca mpi_yield_when_idle 1 "$root/$halo" \
+  -n 40 -u 300 -s 2 -x 200 -e 1 -r 7 >/dev/null 2>&1 || fail "rp-record halo -e 1"
+for p in 2 3; do
+  timeout 300 "${parallel[@]}" -np $p rp-cpath-mpi empty.ndjson.zst -o empty-cp$p.ndjson ||
+    fail "rp-cpath-mpi on $p processes, collectives that move nothing"
+  same_cpath <(rp-cpath empty.ndjson.zst 2>/dev/null) <(rp-cat empty-cp$p.ndjson) "on $p processes, empty collectives"
 done
 # A part truncated: the job ends with the error, no hang, no index.
 timeout 120 "${parallel[@]}" -np 2 rp-cpath-mpi --no-zeroing broken/halo-split.ndjson.zst -o broken-cp.ndjson.zst >out 2>&1
