@@ -489,7 +489,7 @@ def online_hooks(fn):
         root = "root" if fn.has("root") else "-1"
         if fn.has("request"):
             return [], ["rpc::online::CollectiveStarted(rp_req, %s, comm, %s);" % (fn.fn_id, root)]
-        return [], ["rpc::online::Collective(%s, comm, %s);" % (fn.fn_id, root)]
+        return [], ["rpc::online::Collective(%s, comm, %s, call.moved_nothing());" % (fn.fn_id, root)]
     return [], []
 
 

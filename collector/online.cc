@@ -1209,7 +1209,10 @@ void MatchedPosted(int32_t msg, int32_t id) {
 
 // --- collectives ---------------------------------------------------------------------
 
-void Collective(uint16_t fn, MPI_Comm comm, int root) {
+void Collective(uint16_t fn, MPI_Comm comm, int root, bool moved_nothing) {
+  // A call that moved nothing, of counts every member passes alike: no
+  // member waited for another (match::Collective::kind), nothing to combine.
+  if (moved_nothing && mpi::CountsAlike(fn)) return;
   const Shadow* sh = ShadowOf(comm);
   if (sh == nullptr || sh->inter) {
     ++O().skipped_calls;

@@ -123,8 +123,9 @@ void MatchedReceived(int32_t msg);
 void MatchedPosted(int32_t msg, int32_t id);
 
 // --- collectives ------------------------------------------------------------------
-// A blocking collective `fn` on `comm` (root: the rooted ones' root).
-void Collective(uint16_t fn, MPI_Comm comm, int root);
+// A blocking collective `fn` on `comm` (root: the rooted ones' root;
+// moved_nothing: Call::moved_nothing()).
+void Collective(uint16_t fn, MPI_Comm comm, int root, bool moved_nothing);
 // A non-blocking one, request `id`: its exchange starts now.
 void CollectiveStarted(int32_t id, uint16_t fn, MPI_Comm comm, int root);
 

@@ -106,6 +106,14 @@ class Call {
   // Appends the record to the rank's buffer.
   void Commit();
 
+  // The call's record gives sizes and they are 0 (window::Event's
+  // MovedNothingAnywhere reads the same from the record).
+  bool moved_nothing() const {
+    constexpr uint16_t kSizes = (1u << raw::kBytes64) | (1u << raw::kRbytes64);
+    return (present_ & kSizes) != 0 && ((present_ & (1u << raw::kBytes64)) == 0 || fields_[raw::kBytes64] == 0) &&
+           ((present_ & (1u << raw::kRbytes64)) == 0 || fields_[raw::kRbytes64] == 0);
+  }
+
   // Peer and tag of the partner, for requests and probes created by this call.
   int32_t peer() const { return fields_[raw::kPeer32]; }
 

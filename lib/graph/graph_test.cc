@@ -214,6 +214,11 @@ TEST(CriticalPathTest, CollectiveThatMovesNothingDoesNotSynchronize) {
   a = Analyse(TwoMemberCall("MPI_Barrier", kNothing, kNothing));
   EXPECT_EQ(a->matching.collectives[0].kind, mpi::Collective::kAll);
   EXPECT_EQ(a->graph.problems().backward_edges, 1);
+  // An Alltoallv's counts differ from member to member: one that moved
+  // nothing says nothing of the others, and the call stays a
+  // synchronization, as it does for the windows (window::IsGlobalSync).
+  a = Analyse(TwoMemberCall("MPI_Alltoallv", kNothing, kNothing));
+  EXPECT_EQ(a->matching.collectives[0].kind, mpi::Collective::kAll);
 }
 
 // A receive that ends before its send began: the clocks disagree.

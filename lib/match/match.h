@@ -41,9 +41,10 @@ struct Collective {
   int64_t comm;
   int32_t fn;                     // mpi::kFunctions index of the first member's call
   // Whose entries each member's exit waits for: the function's kind, or
-  // kNone for a data collective in which no member sent or received a
-  // byte. MPI requires only a barrier to synchronize (MPI-3.1 §5.1), and
-  // Open MPI returns from an MPI_Allgatherv whose counts are all 0 at once.
+  // kNone when every member's call moved nothing and says so for all
+  // (Event::MovedNothingAnywhere): MPI requires only a barrier to
+  // synchronize (MPI-3.1 §5.1), and Open MPI returns from an
+  // MPI_Allgatherv whose counts are all 0 at once.
   mpi::Collective kind = mpi::Collective::kNone;
   int64_t root;                   // world rank, -1 when not rooted
   std::vector<uint32_t> entries;  // each member's call, in communicator rank order

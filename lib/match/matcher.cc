@@ -377,14 +377,9 @@ void Matcher::GroupCollectives() {
     }
     if (!std::is_sorted(members.begin(), members.end())) std::sort(members.begin(), members.end());
     c.kind = lowest.collective();
-    if (lowest.category() == mpi::Category::kColl && lowest.fn != mpi::kFn_MPI_Barrier &&
-        lowest.fn != mpi::kFn_MPI_Ibarrier) {
-      bool moved = false;
-      for (int64_t slot : slots) {
-        const Event& e = w_.events[coll_entry_[slot]];
-        moved = moved || !e.sized || e.bytes != 0 || e.rbytes != 0;
-      }
-      if (!moved) c.kind = mpi::Collective::kNone;
+    if (std::all_of(slots.begin(), slots.end(),
+                    [&](int64_t slot) { return w_.events[coll_entry_[slot]].MovedNothingAnywhere(); })) {
+      c.kind = mpi::Collective::kNone;
     }
     if (const int64_t size = dict_.CommSize(c.comm);
         size > 0 && static_cast<int64_t>(members.size()) != size && Counts(lowest.rank)) {

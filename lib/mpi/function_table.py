@@ -116,6 +116,13 @@ def header(rows):
     out += ["};", "",
             "// The FunctionId of an MPI function's name, -1 for a name not in the table.",
             "int32_t FindFunction(std::string_view name);", "",
+            "// A blocking collective whose counts every member passes alike (one",
+            "// count, or one array of counts: Allreduce, Allgather, Allgatherv,",
+            "// Alltoall, Reduce_scatter, Reduce_scatter_block): one member's call",
+            "// that moved nothing says that no member moved anything, and MPI need",
+            "// not make such a call wait for the others (MPI-3.1 5.1; Open MPI",
+            "// returns at once).",
+            "bool CountsAlike(int32_t fn);", "",
             "}  // namespace rp::mpi", "", "#endif  // RP_LIB_MPI_FUNCTIONS_H_", ""]
     return "\n".join(out)
 

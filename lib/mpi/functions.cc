@@ -15,4 +15,18 @@ int32_t FindFunction(std::string_view name) {
   return index->Find(name);
 }
 
+bool CountsAlike(int32_t fn) {
+  switch (fn) {
+    case kFn_MPI_Allreduce:
+    case kFn_MPI_Allgather:
+    case kFn_MPI_Allgatherv:
+    case kFn_MPI_Alltoall:
+    case kFn_MPI_Reduce_scatter:
+    case kFn_MPI_Reduce_scatter_block:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace rp::mpi

@@ -63,26 +63,11 @@ struct Event {
   mpi::Collective collective() const {
     return fn >= 0 ? mpi::kFunctions[fn].collective : mpi::Collective::kNone;
   }
-  // A data collective whose counts every member passes alike (Allreduce,
-  // Allgather, Allgatherv, Alltoall, Reduce_scatter, Reduce_scatter_block)
-  // and whose record says this member moved nothing: then no member moved
-  // anything, and MPI need not make the call wait for the others (MPI-3.1
-  // §5.1; Open MPI returns at once). The matcher decides the same for any
-  // collective from all its members (match::Collective::kind).
-  bool MovedNothingAnywhere() const {
-    if (!sized || bytes != 0 || rbytes != 0) return false;
-    switch (fn) {
-      case mpi::kFn_MPI_Allreduce:
-      case mpi::kFn_MPI_Allgather:
-      case mpi::kFn_MPI_Allgatherv:
-      case mpi::kFn_MPI_Alltoall:
-      case mpi::kFn_MPI_Reduce_scatter:
-      case mpi::kFn_MPI_Reduce_scatter_block:
-        return true;
-      default:
-        return false;
-    }
-  }
+  // A collective whose counts every member passes alike (mpi::CountsAlike)
+  // and whose record says this member moved nothing: no member moved
+  // anything, and MPI need not make the call wait for the others. Not a
+  // synchronization (match::Collective::kind, window::IsGlobalSync).
+  bool MovedNothingAnywhere() const { return sized && bytes == 0 && rbytes == 0 && mpi::CountsAlike(fn); }
   // MPI_Init, MPI_Init_thread or MPI_Finalize: they bound the application's
   // time and are outside it.
   bool bounds_application() const {

@@ -4,7 +4,8 @@
 # rp-clocksync maps nothing, says which ranks share the clock, and moves
 # no event. Each iteration also has an MPI_Allgatherv that moves nothing,
 # which ranks leave before the slow rank enters it: no dependency goes back
-# in time there, for rp-clocksync nor for rp-cpath.
+# in time there, for rp-clocksync nor for rp-cpath; and rp-record --online,
+# which skips them alike, finds rp-cpath's path on the trace of its run.
 set -euo pipefail
 source tests/mpi/testenv.sh
 app=$1
@@ -62,4 +63,19 @@ print("empty MPI_Allgatherv: some rank left before the slow rank entered in", ea
 PY
 rp-cpath --no-passthrough "$work/run.ndjson" -o "$work/cpath.ndjson" 2>"$work/cpath.err" || fail "rp-cpath failed"
 ! grep -q "back in time" "$work/cpath.err" || fail "rp-cpath: $(cat "$work/cpath.err")"
+
+rp-record -q --online --trace "$work/online.trace.ndjson" -o "$work/online.ndjson" -- "${MPIRUN[@]}" -np 4 \
+  "$root/$app" -n 40 -u 300 -s 2 -x 200 -e 1 -r 7 >/dev/null
+rp-cpath --no-passthrough "$work/online.trace.ndjson" -o "$work/online.exact.ndjson" 2>/dev/null
+python3 - "$work/online.ndjson" "$work/online.exact.ndjson" <<'PY' || fail "online and offline paths differ"
+import json, sys
+def run_length(path):
+    runs = [r for r in map(json.loads, open(path)) if r["type"] == "cp_summary" and r.get("phase") is None]
+    assert len(runs) == 1, path
+    return runs[0]["length"]
+online, exact = run_length(sys.argv[1]), run_length(sys.argv[2])
+# The online tests' tolerance (tests/mpi/online/check_patterns.py).
+assert abs(online - exact) <= exact // 1000 + 10_000, "online %d ns, rp-cpath %d ns" % (online, exact)
+print("online path", online, "ns, rp-cpath on the trace", exact, "ns")
+PY
 echo PASS
